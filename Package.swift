@@ -1,0 +1,92 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Bullpen",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "bullpen", targets: ["bullpen"]),
+        .executable(name: "bullpen-bench", targets: ["bullpen-bench"]),
+        .library(name: "BullpenCore", targets: ["BullpenCore"]),
+        .library(name: "BullpenAPI", targets: ["BullpenAPI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // The pure domain: no I/O, no Vapor, no Fluent.
+        .target(name: "BullpenCore", swiftSettings: strict),
+        // Market data sources behind the core's `MarketData` protocol.
+        .target(name: "BullpenMarketData", dependencies: ["BullpenCore"], swiftSettings: strict),
+        // Persistence: the only target that imports Fluent.
+        .target(
+            name: "BullpenStore",
+            dependencies: [
+                "BullpenCore",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+            ],
+            swiftSettings: strict
+        ),
+        // The wire contract: openapi.yaml and the DTOs shared by server, SDK and CLI.
+        .target(name: "BullpenAPI", resources: [.copy("openapi.yaml")], swiftSettings: strict),
+        // The Vapor application.
+        .target(
+            name: "BullpenServer",
+            dependencies: [
+                "BullpenCore", "BullpenMarketData", "BullpenStore", "BullpenAPI",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "bullpen",
+            dependencies: [
+                "BullpenServer", "BullpenStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "bullpen-bench",
+            dependencies: [
+                "BullpenServer", "BullpenAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "BullpenCoreTests", dependencies: ["BullpenCore"], swiftSettings: strict),
+        .testTarget(
+            name: "BullpenStoreTests",
+            dependencies: ["BullpenStore", "BullpenCore", "BullpenMarketData"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BullpenServerTests",
+            dependencies: [
+                "BullpenServer", "BullpenAPI", "BullpenMarketData",
+                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,316 @@
+import Foundation
+
+// The wire types of Bullpen's REST API, version 1, as `openapi.yaml` (in this target) describes
+// them. Server, SDK and CLI share them. Amounts and prices are decimal strings ("1234.50"),
+// quantities integers, timestamps RFC 3339, ids opaque strings; JSON keys camelCase.
+
+/// The body of every 4xx/5xx response: `{"error": {"code": "insufficient_funds", "message": "..."}}`.
+public struct ErrorEnvelope: Codable, Sendable, Hashable {
+    public struct Body: Codable, Sendable, Hashable {
+        /// Stable, machine-readable: clients switch on it.
+        public var code: String
+        /// For people; may change wording.
+        public var message: String
+        public init(code: String, message: String) { self.code = code; self.message = message }
+    }
+
+    public var error: Body
+    public init(code: String, message: String) { self.error = Body(code: code, message: message) }
+}
+
+// MARK: - Accounts
+
+/// `POST /api/v1/auth/register` and `POST /api/v1/auth/login`.
+public struct Credentials: Codable, Sendable, Hashable {
+    public var username: String
+    public var password: String
+    public init(username: String, password: String) { self.username = username; self.password = password }
+}
+
+/// `POST /api/v1/auth/refresh`.
+public struct RefreshRequest: Codable, Sendable, Hashable {
+    public var refreshToken: String
+    public init(refreshToken: String) { self.refreshToken = refreshToken }
+}
+
+/// An account as others may see it.
+public struct UserDTO: Codable, Sendable, Hashable {
+    public var id: String
+    public var username: String
+    public var createdAt: Date
+    public init(id: String, username: String, createdAt: Date) {
+        self.id = id; self.username = username; self.createdAt = createdAt
+    }
+}
+
+/// A short-lived access token (a JWT for `Authorization: Bearer`) and the refresh token that
+/// gets the next one. Each refresh token works once.
+public struct TokensDTO: Codable, Sendable, Hashable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var tokenType: String
+    /// Seconds until the access token expires.
+    public var expiresIn: Int
+    public init(accessToken: String, refreshToken: String, tokenType: String = "Bearer", expiresIn: Int) {
+        self.accessToken = accessToken; self.refreshToken = refreshToken
+        self.tokenType = tokenType; self.expiresIn = expiresIn
+    }
+}
+
+/// The answer to register, login and refresh.
+public struct AuthResponse: Codable, Sendable, Hashable {
+    public var user: UserDTO
+    public var tokens: TokensDTO
+    public init(user: UserDTO, tokens: TokensDTO) { self.user = user; self.tokens = tokens }
+}
+
+// MARK: - Portfolios
+
+/// `POST /api/v1/portfolios`.
+public struct CreatePortfolioRequest: Codable, Sendable, Hashable {
+    public var name: String
+    /// `"1000.00"` to `"10000000.00"`; `"100000.00"` when left out.
+    public var startingCash: String?
+    public init(name: String, startingCash: String? = nil) { self.name = name; self.startingCash = startingCash }
+}
+
+/// `PATCH /api/v1/portfolios/{id}`: only the name can change.
+public struct UpdatePortfolioRequest: Codable, Sendable, Hashable {
+    public var name: String?
+    public init(name: String? = nil) { self.name = name }
+}
+
+/// The rules a portfolio trades under.
+public struct RulesDTO: Codable, Sendable, Hashable {
+    public var maxDistinctHoldings: Int?
+    public var commissionPerOrder: String
+    public var commissionBasisPoints: Int64
+    public var allowedInstruments: [String]
+    public var maxOrderQuantity: Int64
+    public init(maxDistinctHoldings: Int?, commissionPerOrder: String, commissionBasisPoints: Int64,
+                allowedInstruments: [String], maxOrderQuantity: Int64) {
+        self.maxDistinctHoldings = maxDistinctHoldings; self.commissionPerOrder = commissionPerOrder
+        self.commissionBasisPoints = commissionBasisPoints; self.allowedInstruments = allowedInstruments
+        self.maxOrderQuantity = maxOrderQuantity
+    }
+}
+
+/// The time a portfolio lives at: `live`, or `replay` at `date`.
+public struct ClockDTO: Codable, Sendable, Hashable {
+    public var kind: String
+    public var date: String?
+    public init(kind: String, date: String? = nil) { self.kind = kind; self.date = date }
+}
+
+/// Where prices come from and whether they are real.
+public struct MarketDataDTO: Codable, Sendable, Hashable {
+    /// `pack`, `demo`, ... or `none`.
+    public var source: String
+    public var simulated: Bool
+    public var available: Bool
+    public init(source: String, simulated: Bool, available: Bool) {
+        self.source = source; self.simulated = simulated; self.available = available
+    }
+}
+
+/// A portfolio with its summary figures, valued at the portfolio's clock.
+public struct PortfolioDTO: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var period: Int
+    public var clock: ClockDTO
+    public var rules: RulesDTO
+    public var startingCash: String
+    public var cash: String
+    public var marketValue: String
+    public var equity: String
+    public var realizedPnl: String
+    public var unrealizedPnl: String
+    /// Percent, two places: `"12.34"`.
+    public var totalReturnPercent: String
+    public var dayChange: String
+    public var dayChangePercent: String?
+    public var holdingsCount: Int
+    public var marketData: MarketDataDTO
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: String, name: String, period: Int, clock: ClockDTO, rules: RulesDTO, startingCash: String,
+                cash: String, marketValue: String, equity: String, realizedPnl: String, unrealizedPnl: String,
+                totalReturnPercent: String, dayChange: String, dayChangePercent: String?, holdingsCount: Int,
+                marketData: MarketDataDTO, createdAt: Date, updatedAt: Date) {
+        self.id = id; self.name = name; self.period = period; self.clock = clock; self.rules = rules
+        self.startingCash = startingCash; self.cash = cash; self.marketValue = marketValue; self.equity = equity
+        self.realizedPnl = realizedPnl; self.unrealizedPnl = unrealizedPnl
+        self.totalReturnPercent = totalReturnPercent; self.dayChange = dayChange
+        self.dayChangePercent = dayChangePercent; self.holdingsCount = holdingsCount
+        self.marketData = marketData; self.createdAt = createdAt; self.updatedAt = updatedAt
+    }
+}
+
+/// `GET /api/v1/portfolios`.
+public struct PortfolioList: Codable, Sendable, Hashable {
+    public var portfolios: [PortfolioDTO]
+    public init(portfolios: [PortfolioDTO]) { self.portfolios = portfolios }
+}
+
+/// One holding, valued at the portfolio's clock.
+public struct PositionDTO: Codable, Sendable, Hashable {
+    public var symbol: String
+    public var name: String?
+    public var quantity: Int64
+    public var averageCost: String
+    public var costBasis: String
+    public var lastPrice: String?
+    public var priceAsOf: Date?
+    public var marketValue: String
+    public var unrealizedPnl: String
+    public var unrealizedPnlPercent: String?
+    public var dayChange: String?
+
+    public init(symbol: String, name: String?, quantity: Int64, averageCost: String, costBasis: String,
+                lastPrice: String?, priceAsOf: Date?, marketValue: String, unrealizedPnl: String,
+                unrealizedPnlPercent: String?, dayChange: String?) {
+        self.symbol = symbol; self.name = name; self.quantity = quantity; self.averageCost = averageCost
+        self.costBasis = costBasis; self.lastPrice = lastPrice; self.priceAsOf = priceAsOf
+        self.marketValue = marketValue; self.unrealizedPnl = unrealizedPnl
+        self.unrealizedPnlPercent = unrealizedPnlPercent; self.dayChange = dayChange
+    }
+}
+
+/// `GET /api/v1/portfolios/{id}/positions`.
+public struct PositionList: Codable, Sendable, Hashable {
+    public var positions: [PositionDTO]
+    public init(positions: [PositionDTO]) { self.positions = positions }
+}
+
+// MARK: - Orders
+
+/// `POST /api/v1/portfolios/{id}/orders`.
+public struct PlaceOrderRequest: Codable, Sendable, Hashable {
+    public var symbol: String
+    /// `buy` or `sell`.
+    public var side: String
+    /// Whole shares, at least 1.
+    public var quantity: Int64
+    /// `market` (the default).
+    public var type: String?
+    /// Your own id for the order, unique per portfolio forever.
+    public var clientOrderId: String?
+
+    public init(symbol: String, side: String, quantity: Int64, type: String? = nil, clientOrderId: String? = nil) {
+        self.symbol = symbol; self.side = side; self.quantity = quantity; self.type = type
+        self.clientOrderId = clientOrderId
+    }
+}
+
+/// An order and its fill.
+public struct OrderDTO: Codable, Sendable, Hashable {
+    public var id: String
+    public var portfolioId: String
+    public var clientOrderId: String?
+    public var symbol: String
+    public var side: String
+    public var type: String
+    public var quantity: Int64
+    /// `filled`.
+    public var status: String
+    public var filledQuantity: Int64
+    public var fillPrice: String?
+    /// Fill price × quantity.
+    public var notional: String
+    public var commission: String
+    /// For sells: proceeds less commission less cost basis.
+    public var realizedPnl: String
+    /// What the order did to cash (negative for buys).
+    public var cashDelta: String
+    public var createdAt: Date
+    public var filledAt: Date?
+
+    public init(id: String, portfolioId: String, clientOrderId: String?, symbol: String, side: String, type: String,
+                quantity: Int64, status: String, filledQuantity: Int64, fillPrice: String?, notional: String,
+                commission: String, realizedPnl: String, cashDelta: String, createdAt: Date, filledAt: Date?) {
+        self.id = id; self.portfolioId = portfolioId; self.clientOrderId = clientOrderId; self.symbol = symbol
+        self.side = side; self.type = type; self.quantity = quantity; self.status = status
+        self.filledQuantity = filledQuantity; self.fillPrice = fillPrice; self.notional = notional
+        self.commission = commission; self.realizedPnl = realizedPnl; self.cashDelta = cashDelta
+        self.createdAt = createdAt; self.filledAt = filledAt
+    }
+}
+
+/// `GET /api/v1/portfolios/{id}/orders`.
+public struct OrderList: Codable, Sendable, Hashable {
+    public var orders: [OrderDTO]
+    public var nextCursor: String?
+    public init(orders: [OrderDTO], nextCursor: String?) { self.orders = orders; self.nextCursor = nextCursor }
+}
+
+/// One fill or cash movement of a portfolio.
+public struct ActivityDTO: Codable, Sendable, Hashable {
+    public var id: String
+    public var sequence: Int64
+    public var period: Int
+    /// `buy` or `sell` (later also `deposit`, `dividend`, ...).
+    public var type: String
+    public var symbol: String?
+    public var quantity: Int64
+    public var price: String?
+    /// The change of cash.
+    public var amount: String
+    public var commission: String
+    public var realizedPnl: String?
+    public var orderId: String?
+    public var createdAt: Date
+
+    public init(id: String, sequence: Int64, period: Int, type: String, symbol: String?, quantity: Int64,
+                price: String?, amount: String, commission: String, realizedPnl: String?, orderId: String?,
+                createdAt: Date) {
+        self.id = id; self.sequence = sequence; self.period = period; self.type = type; self.symbol = symbol
+        self.quantity = quantity; self.price = price; self.amount = amount; self.commission = commission
+        self.realizedPnl = realizedPnl; self.orderId = orderId; self.createdAt = createdAt
+    }
+}
+
+/// `GET /api/v1/portfolios/{id}/activities`.
+public struct ActivityPage: Codable, Sendable, Hashable {
+    public var activities: [ActivityDTO]
+    public var nextCursor: String?
+    public init(activities: [ActivityDTO], nextCursor: String?) { self.activities = activities; self.nextCursor = nextCursor }
+}
+
+// MARK: - Service
+
+/// `GET /health` and `GET /ready`.
+public struct HealthDTO: Codable, Sendable, Hashable {
+    public var status: String
+    public var database: String?
+    public var marketData: MarketDataDTO?
+    public init(status: String, database: String? = nil, marketData: MarketDataDTO? = nil) {
+        self.status = status; self.database = database; self.marketData = marketData
+    }
+}
+
+/// The contract document, `openapi.yaml`, as shipped in this target.
+public enum APIContract {
+    /// The text of `openapi.yaml`.
+    public static func openAPIDocument() throws -> String {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// JSON coders with the wire conventions (RFC 3339 dates, stable key order).
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A typed identifier: `Portfolio.ID` and `User.ID` cannot be mixed up although both wrap a UUID.
+/// On the wire it is an opaque lowercase string.
+public struct TypedID<Entity>: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let uuid: UUID
+
+    public init(_ uuid: UUID) { self.uuid = uuid }
+
+    /// Parses the wire form; `nil` for anything that is not one of our ids.
+    public init?(_ text: String) {
+        guard let uuid = UUID(uuidString: text) else { return nil }
+        self.uuid = uuid
+    }
+
+    public var description: String { uuid.uuidString.lowercased() }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = TypedID(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an id"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+public enum UserTag {}
+public enum PortfolioTag {}
+public enum OrderTag {}
+public enum FillTag {}
+public enum SessionTag {}
+public enum JournalEntryTag {}
+
+public typealias UserID = TypedID<UserTag>
+public typealias PortfolioID = TypedID<PortfolioTag>
+public typealias OrderID = TypedID<OrderTag>
+public typealias FillID = TypedID<FillTag>
+public typealias SessionID = TypedID<SessionTag>
+public typealias JournalEntryID = TypedID<JournalEntryTag>

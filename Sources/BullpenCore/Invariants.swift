@@ -1,0 +1,73 @@
+import Foundation
+
+/// The accounting invariants every portfolio period must satisfy. Tests call ``check(_:)`` after
+/// every scenario; an operator can run it against a live database.
+public enum Invariants {
+    /// Everything needed to audit one portfolio period.
+    public struct Snapshot: Sendable {
+        public var startingCash: Money
+        public var cash: Money
+        public var positions: [Position]
+        public var journal: [JournalEntry]
+        public var fills: [Fill]
+        /// Prices for valuing positions; symbols without a price are valued at cost.
+        public var prices: [Symbol: Price]
+
+        public init(startingCash: Money, cash: Money, positions: [Position], journal: [JournalEntry],
+                    fills: [Fill], prices: [Symbol: Price]) {
+            self.startingCash = startingCash
+            self.cash = cash
+            self.positions = positions
+            self.journal = journal
+            self.fills = fills
+            self.prices = prices
+        }
+    }
+
+    /// A broken invariant, in words.
+    public struct Violation: Error, Sendable, Hashable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Returns every broken invariant; empty when the books balance.
+    public static func check(_ snapshot: Snapshot) -> [Violation] {
+        var violations: [Violation] = []
+        func fail(_ text: String) { violations.append(Violation(description: text)) }
+
+        let journalCash = snapshot.journal.reduce(Money.zero) { $0 + $1.cashDelta }
+        if snapshot.cash != snapshot.startingCash + journalCash {
+            fail("cash \(snapshot.cash) != starting cash \(snapshot.startingCash) + journal \(journalCash)")
+        }
+        if snapshot.cash.isNegative { fail("cash is negative: \(snapshot.cash)") }
+
+        var filledQuantity: [Symbol: Int64] = [:]
+        for fill in snapshot.fills { filledQuantity[fill.symbol, default: 0] += fill.quantityDelta }
+        var journalQuantity: [Symbol: Int64] = [:]
+        for entry in snapshot.journal { if let symbol = entry.symbol { journalQuantity[symbol, default: 0] += entry.quantityDelta } }
+        let held = Dictionary(snapshot.positions.map { ($0.symbol, $0.quantity) }, uniquingKeysWith: +)
+        for symbol in Set(filledQuantity.keys).union(held.keys).union(journalQuantity.keys) {
+            let position = held[symbol] ?? 0
+            if position < 0 { fail("\(symbol): negative position \(position)") }
+            if position != (filledQuantity[symbol] ?? 0) {
+                fail("\(symbol): position \(position) != sum of fills \(filledQuantity[symbol] ?? 0)")
+            }
+            if position != (journalQuantity[symbol] ?? 0) {
+                fail("\(symbol): position \(position) != sum of journal \(journalQuantity[symbol] ?? 0)")
+            }
+        }
+
+        let replayed = Book.replaying(snapshot.journal, startingCash: snapshot.startingCash)
+        let stored = Book(startingCash: snapshot.startingCash, cash: snapshot.cash,
+                          positions: Dictionary(snapshot.positions.map { ($0.symbol, $0) }, uniquingKeysWith: { a, _ in a }))
+        if replayed != stored {
+            fail("replaying the journal gives cash \(replayed.cash) and \(replayed.positions.values.sorted { $0.symbol < $1.symbol }), stored state differs")
+        }
+
+        let valuation = Valuation(book: stored, quotes: snapshot.prices.mapValues { Quote(price: $0) },
+                                  realizedPnL: snapshot.journal.reduce(.zero) { $0 + $1.realizedPnL })
+        if valuation.equity - snapshot.startingCash != valuation.realizedPnL + valuation.unrealizedPnL {
+            fail("equity - starting cash \(valuation.equity - snapshot.startingCash) != realized \(valuation.realizedPnL) + unrealized \(valuation.unrealizedPnL)")
+        }
+        return violations
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// One line of a portfolio's journal: every change of cash or of a position is one entry, written
+/// in the same database transaction as the change itself.
+public struct JournalEntry: Sendable, Hashable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// A fill: shares in or out, cash out or in.
+        case trade
+    }
+
+    public var id: JournalEntryID
+    public var portfolioID: PortfolioID
+    /// Which period of the portfolio (a reset starts a new one).
+    public var period: Int
+    /// Increasing per portfolio across periods; orders the journal and pages activities.
+    public var sequence: Int64
+    public var kind: Kind
+    public var symbol: Symbol?
+    public var side: OrderSide?
+    public var quantityDelta: Int64
+    public var price: Price?
+    public var cashDelta: Money
+    public var commission: Money
+    public var realizedPnL: Money
+    public var orderID: OrderID?
+    public var fillID: FillID?
+    public var createdAt: Date
+
+    public init(id: JournalEntryID, portfolioID: PortfolioID, period: Int, sequence: Int64, kind: Kind,
+                symbol: Symbol?, side: OrderSide?, quantityDelta: Int64, price: Price?, cashDelta: Money,
+                commission: Money, realizedPnL: Money, orderID: OrderID?, fillID: FillID?, createdAt: Date) {
+        self.id = id
+        self.portfolioID = portfolioID
+        self.period = period
+        self.sequence = sequence
+        self.kind = kind
+        self.symbol = symbol
+        self.side = side
+        self.quantityDelta = quantityDelta
+        self.price = price
+        self.cashDelta = cashDelta
+        self.commission = commission
+        self.realizedPnL = realizedPnL
+        self.orderID = orderID
+        self.fillID = fillID
+        self.createdAt = createdAt
+    }
+
+    /// The fill a trade entry records, for replaying the journal.
+    public var fill: Fill? {
+        guard kind == .trade, let symbol, let side, let price else { return nil }
+        let quantity = abs(quantityDelta)
+        let notional = side == .buy ? -cashDelta - commission : cashDelta + commission
+        return Fill(symbol: symbol, side: side, quantity: quantity, price: price, notional: notional,
+                    commission: commission, realizedPnL: realizedPnL, cashDelta: cashDelta)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The time a portfolio lives at. Prices, valuations and executions always ask the market data
+/// "as of" this clock, never "now" directly.
+public enum PortfolioClock: Sendable, Hashable {
+    /// Prices as of the latest data the source has.
+    case live
+    /// A historical replay standing on a past session date (later issue).
+    case replay(Date)
+}
+
+/// What the market data knows about one listed company.
+public struct AssetInfo: Sendable, Hashable {
+    public var symbol: Symbol
+    public var name: String
+    public var sector: String?
+    public var industry: String?
+
+    public init(symbol: Symbol, name: String, sector: String? = nil, industry: String? = nil) {
+        self.symbol = symbol
+        self.name = name
+        self.sector = sector
+        self.industry = industry
+    }
+}
+
+/// The market data the trading core needs. Implementations: the real data pack, the demo
+/// exchange and live providers (later), all behind this one protocol.
+public protocol MarketData: Sendable {
+    /// A short name for logs and status: `"pack"`, `"demo"`, ...
+    var sourceName: String { get }
+    /// Whether prices are simulated (the demo exchange) rather than real.
+    var isSimulated: Bool { get }
+    /// The company listed as `symbol`, or nil when the source does not know it.
+    func asset(_ symbol: Symbol) async throws -> AssetInfo?
+    /// The latest price of `symbol` as of `clock`, or nil when there is none at that time.
+    func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote?
+    /// Whether the exchange is in a trading session at `instant`.
+    func isMarketOpen(at instant: Date) async -> Bool
+}
+
+extension MarketData {
+    /// Quotes for several symbols; the ones without a price are left out.
+    public func quotes(_ symbols: some Sequence<Symbol>, asOf clock: PortfolioClock) async throws -> [Symbol: Quote] {
+        var result: [Symbol: Quote] = [:]
+        for symbol in symbols {
+            if let quote = try await quote(symbol, asOf: clock) { result[symbol] = quote }
+        }
+        return result
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// An amount of money in integer minor units (cents). Never a floating-point number.
+///
+/// ```swift
+/// let cash = Money(dollars: 100_000)        // $100,000.00
+/// let parsed = Money(parsing: "1234.50")     // 123450 cents
+/// parsed?.decimalString                      // "1234.50"
+/// ```
+public struct Money: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The amount in cents.
+    public var cents: Int64
+
+    public init(cents: Int64) { self.cents = cents }
+
+    /// A whole number of dollars.
+    public init(dollars: Int64) { self.cents = dollars * 100 }
+
+    public static let zero = Money(cents: 0)
+
+    /// Parses a plain decimal string with at most two decimal places: `"12"`, `"12.5"`, `"-0.07"`.
+    /// Anything else (exponents, separators, more places, overflow) gives `nil`.
+    public init?(parsing text: String) {
+        guard let units = FixedPoint.parse(text, scale: 2) else { return nil }
+        self.cents = units
+    }
+
+    /// `"1234.50"`, `"-0.07"`: the wire format of every amount.
+    public var decimalString: String { FixedPoint.format(cents, scale: 2) }
+
+    public var description: String { decimalString }
+
+    public var isNegative: Bool { cents < 0 }
+
+    public static func < (lhs: Money, rhs: Money) -> Bool { lhs.cents < rhs.cents }
+    public static func + (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents + rhs.cents) }
+    public static func - (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents - rhs.cents) }
+    public static prefix func - (value: Money) -> Money { Money(cents: -value.cents) }
+    public static func += (lhs: inout Money, rhs: Money) { lhs.cents += rhs.cents }
+    public static func -= (lhs: inout Money, rhs: Money) { lhs.cents -= rhs.cents }
+
+    /// This amount as a percentage of `base`, to two places, rounded half away from zero: `"12.34"`.
+    /// `nil` when `base` is zero.
+    public func percent(of base: Money) -> Percent? {
+        guard base.cents != 0 else { return nil }
+        return Percent(hundredths: FixedPoint.divideRounded(cents * 10_000, by: base.cents))
+    }
+}
+
+/// A percentage with two decimal places (`hundredths` of a percent), e.g. 12.34 % is `1234`.
+public struct Percent: Hashable, Sendable, Comparable {
+    public var hundredths: Int64
+    public init(hundredths: Int64) { self.hundredths = hundredths }
+    /// `"12.34"`, `"-0.50"`.
+    public var decimalString: String { FixedPoint.format(hundredths, scale: 2) }
+    public static func < (lhs: Percent, rhs: Percent) -> Bool { lhs.hundredths < rhs.hundredths }
+}
+
+/// Integer fixed-point helpers shared by ``Money``, ``Price`` and ``Percent``.
+enum FixedPoint {
+    /// Parses `[-]digits[.digits]` with at most `scale` fractional digits into integer units.
+    static func parse(_ text: String, scale: Int) -> Int64? {
+        var body = Substring(text)
+        var negative = false
+        if body.first == "-" { negative = true; body = body.dropFirst() }
+        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit) else { return nil }
+        var fraction = parts.count == 2 ? parts[1] : ""
+        if parts.count == 2 && fraction.isEmpty { return nil }
+        guard fraction.count <= scale, fraction.allSatisfy(\.isASCIIDigit) else { return nil }
+        // Fifteen whole digits keep every product in this app within Int64.
+        guard whole.count <= 15 else { return nil }
+        fraction += String(repeating: "0", count: scale - fraction.count)
+        guard let w = Int64(whole), let f = Int64(fraction.isEmpty ? "0" : fraction) else { return nil }
+        let units = w * pow10(scale) + f
+        return negative ? -units : units
+    }
+
+    static func format(_ units: Int64, scale: Int) -> String {
+        let factor = pow10(scale)
+        let magnitude = units.magnitude
+        let whole = magnitude / UInt64(factor)
+        let fraction = magnitude % UInt64(factor)
+        var fractionText = String(fraction)
+        fractionText = String(repeating: "0", count: scale - fractionText.count) + fractionText
+        return (units < 0 ? "-" : "") + String(whole) + (scale > 0 ? "." + fractionText : "")
+    }
+
+    static func pow10(_ n: Int) -> Int64 {
+        var result: Int64 = 1
+        for _ in 0..<n { result *= 10 }
+        return result
+    }
+
+    /// `numerator / denominator` rounded half away from zero.
+    static func divideRounded(_ numerator: Int64, by denominator: Int64) -> Int64 {
+        precondition(denominator != 0)
+        let quotient = numerator / denominator
+        let remainder = numerator % denominator
+        if remainder.magnitude * 2 >= denominator.magnitude {
+            return quotient + ((numerator < 0) != (denominator < 0) ? -1 : 1)
+        }
+        return quotient
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

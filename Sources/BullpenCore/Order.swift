@@ -1,0 +1,67 @@
+import Foundation
+
+/// Buy or sell.
+public enum OrderSide: String, Sendable, Codable, CaseIterable {
+    case buy, sell
+}
+
+/// How an order is priced. Only market orders exist so far; limit and stop orders come later.
+public enum OrderType: String, Sendable, Codable, CaseIterable {
+    case market
+}
+
+/// What kind of instrument an order is for; portfolio rules may allow only some.
+public enum InstrumentKind: String, Sendable, Codable, CaseIterable {
+    case stock
+    case option
+}
+
+/// A player's request to trade, already validated for shape (not yet against the portfolio).
+public struct OrderRequest: Sendable, Hashable {
+    public var symbol: Symbol
+    public var side: OrderSide
+    public var quantity: Int64
+    public var type: OrderType
+    public var instrument: InstrumentKind
+    public var clientOrderID: String?
+
+    public init(symbol: Symbol, side: OrderSide, quantity: Int64, type: OrderType = .market,
+                instrument: InstrumentKind = .stock, clientOrderID: String? = nil) {
+        self.symbol = symbol
+        self.side = side
+        self.quantity = quantity
+        self.type = type
+        self.instrument = instrument
+        self.clientOrderID = clientOrderID
+    }
+}
+
+/// An executed trade: `quantity` shares at `price`.
+public struct Fill: Sendable, Hashable {
+    public var symbol: Symbol
+    public var side: OrderSide
+    public var quantity: Int64
+    public var price: Price
+    /// `price × quantity`, rounded once to the cent.
+    public var notional: Money
+    public var commission: Money
+    /// For sells: proceeds less commission less the cost basis of the shares sold. Zero for buys.
+    public var realizedPnL: Money
+    /// What the fill did to cash: `-(notional + commission)` for a buy, `notional - commission` for a sell.
+    public var cashDelta: Money
+
+    public init(symbol: Symbol, side: OrderSide, quantity: Int64, price: Price, notional: Money,
+                commission: Money, realizedPnL: Money, cashDelta: Money) {
+        self.symbol = symbol
+        self.side = side
+        self.quantity = quantity
+        self.price = price
+        self.notional = notional
+        self.commission = commission
+        self.realizedPnL = realizedPnL
+        self.cashDelta = cashDelta
+    }
+
+    /// Shares added to (buy) or removed from (sell) the position.
+    public var quantityDelta: Int64 { side == .buy ? quantity : -quantity }
+}

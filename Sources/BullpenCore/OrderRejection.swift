@@ -1,0 +1,48 @@
+/// Why an order was not executed. Each case has a stable wire `code`; the server maps them to HTTP
+/// statuses in one place.
+public enum OrderRejection: Error, Sendable, Hashable {
+    case unknownSymbol(Symbol)
+    case noPrice(Symbol)
+    case insufficientFunds(required: Money, available: Money)
+    case insufficientShares(requested: Int64, held: Int64)
+    case quantityOutOfRange(Int64, allowed: ClosedRange<Int64>)
+    case tooManyHoldings(limit: Int)
+    case instrumentNotAllowed(InstrumentKind)
+    case marketDataUnavailable
+
+    /// The stable code clients switch on.
+    public var code: String {
+        switch self {
+        case .unknownSymbol: "unknown_symbol"
+        case .noPrice: "no_price"
+        case .insufficientFunds: "insufficient_funds"
+        case .insufficientShares: "insufficient_shares"
+        case .quantityOutOfRange: "quantity_out_of_range"
+        case .tooManyHoldings: "too_many_holdings"
+        case .instrumentNotAllowed: "instrument_not_allowed"
+        case .marketDataUnavailable: "market_data_unavailable"
+        }
+    }
+
+    /// A sentence a player understands.
+    public var message: String {
+        switch self {
+        case .unknownSymbol(let symbol):
+            "There is no company with the symbol \(symbol)."
+        case .noPrice(let symbol):
+            "There is no price for \(symbol) at this portfolio's date."
+        case .insufficientFunds(let required, let available):
+            "This order needs $\(required.decimalString) but the portfolio has $\(available.decimalString) in cash."
+        case .insufficientShares(let requested, let held):
+            "You tried to sell \(requested) shares but hold \(held)."
+        case .quantityOutOfRange(let quantity, let allowed):
+            "Quantity \(quantity) is out of range: whole shares from \(allowed.lowerBound) to \(allowed.upperBound)."
+        case .tooManyHoldings(let limit):
+            "This portfolio may hold at most \(limit) different companies."
+        case .instrumentNotAllowed(let kind):
+            "This portfolio's rules do not allow trading \(kind.rawValue)s."
+        case .marketDataUnavailable:
+            "Market data is not available right now, so orders cannot be priced."
+        }
+    }
+}

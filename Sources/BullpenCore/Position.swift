@@ -1,0 +1,46 @@
+/// A holding of one symbol: how many shares and what they cost in total.
+///
+/// The cost basis is kept as a total in cents, not as an average price, so that no cent is lost
+/// to rounding: selling part of a position removes a proportional share of the basis (rounded to
+/// the cent), and selling the rest removes exactly what is left.
+public struct Position: Sendable, Hashable {
+    public var symbol: Symbol
+    public var quantity: Int64
+    /// What the shares held cost, commissions on buys included.
+    public var costBasis: Money
+
+    public init(symbol: Symbol, quantity: Int64 = 0, costBasis: Money = .zero) {
+        self.symbol = symbol
+        self.quantity = quantity
+        self.costBasis = costBasis
+    }
+
+    /// Cost basis per share, to four places.
+    public var averageCost: Price { Price.average(of: costBasis, over: quantity) }
+
+    /// Adds bought shares and their cost.
+    public mutating func add(quantity: Int64, cost: Money) {
+        self.quantity += quantity
+        self.costBasis += cost
+    }
+
+    /// Removes sold shares; returns the cost basis they carried.
+    public mutating func remove(quantity sold: Int64) -> Money {
+        precondition(sold > 0 && sold <= quantity, "cannot remove \(sold) of \(quantity) shares")
+        let removed: Money
+        if sold == quantity {
+            removed = costBasis
+        } else {
+            removed = Money(cents: FixedPoint.divideRounded(costBasis.cents * sold, by: quantity))
+        }
+        quantity -= sold
+        costBasis -= removed
+        return removed
+    }
+
+    /// The value of the shares at `price`.
+    public func marketValue(at price: Price) -> Money { price.notional(quantity: quantity) }
+
+    /// Gain or loss against the cost basis if the shares were sold at `price`.
+    public func unrealizedPnL(at price: Price) -> Money { marketValue(at: price) - costBasis }
+}

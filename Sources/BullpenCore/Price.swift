@@ -1,0 +1,48 @@
+import Foundation
+
+/// A price per share as a fixed-point decimal with four places (1/10,000 of a dollar), the
+/// precision of the real data (1990s prices of some tickers are below $1 after adjustment).
+public struct Price: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Ten-thousandths of a dollar: `$187.4321` is `1_874_321`.
+    public var ticks: Int64
+
+    public static let scale = 4
+    public static let ticksPerCent: Int64 = 100
+
+    public init(ticks: Int64) { self.ticks = ticks }
+
+    /// Parses `"187.4321"`, `"12"`, `"0.5"`: at most four places, non-negative.
+    public init?(parsing text: String) {
+        guard let ticks = FixedPoint.parse(text, scale: Price.scale), ticks >= 0 else { return nil }
+        self.ticks = ticks
+    }
+
+    public init(cents: Int64) { self.ticks = cents * Price.ticksPerCent }
+
+    /// `"187.4321"`; trailing zeros beyond the cents are trimmed (`"12.50"`, not `"12.5000"`).
+    public var decimalString: String {
+        var text = FixedPoint.format(ticks, scale: Price.scale)
+        while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3 {
+            text.removeLast()
+        }
+        return text
+    }
+
+    public var description: String { decimalString }
+
+    /// The value of `quantity` shares at this price, rounded to the cent, half away from zero.
+    ///
+    /// Rounding happens once per fill, never per share: 3 shares at $0.3333 cost $1.00
+    /// (0.9999 rounded), not 3 × $0.33.
+    public func notional(quantity: Int64) -> Money {
+        Money(cents: FixedPoint.divideRounded(ticks * quantity, by: Price.ticksPerCent))
+    }
+
+    /// The per-share price of `total` spread over `quantity` shares, rounded half away from zero to four places.
+    public static func average(of total: Money, over quantity: Int64) -> Price {
+        guard quantity != 0 else { return Price(ticks: 0) }
+        return Price(ticks: FixedPoint.divideRounded(total.cents * Price.ticksPerCent, by: quantity))
+    }
+
+    public static func < (lhs: Price, rhs: Price) -> Bool { lhs.ticks < rhs.ticks }
+}

@@ -1,0 +1,86 @@
+import BullpenCore
+import Crypto
+import Foundation
+
+/// Access tokens: compact JWTs signed with HMAC-SHA256. Only `HS256` is accepted (the algorithm
+/// is pinned, never read from the token), and `exp` is always checked.
+struct AccessTokens: Sendable {
+    static let lifetime: TimeInterval = 15 * 60
+    static let issuer = "bullpen"
+
+    struct Claims: Codable, Sendable, Equatable {
+        var sub: String
+        var sid: String
+        var iat: Int64
+        var exp: Int64
+        var iss: String
+    }
+
+    enum Failure: Error { case malformed, badSignature, expired, wrongIssuer }
+
+    private let secret: Data
+    private var key: SymmetricKey { SymmetricKey(data: secret) }
+    private let time: any TimeSource
+
+    init(secret: Data, time: any TimeSource) {
+        self.secret = secret
+        self.time = time
+    }
+
+    /// Signs a token for `user` in `session`, valid for ``lifetime``.
+    func issue(user: UserID, session: BullpenCore.SessionID) -> String {
+        let now = Int64(time.now().timeIntervalSince1970)
+        let claims = Claims(sub: user.description, sid: session.description, iat: now,
+                            exp: now + Int64(Self.lifetime), iss: Self.issuer)
+        let header = Self.base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let payload = Self.base64URL(try! encoder.encode(claims))
+        let signingInput = header + "." + payload
+        let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
+        return signingInput + "." + Self.base64URL(Data(signature))
+    }
+
+    /// Verifies signature, algorithm, issuer and expiry; returns the claims.
+    func verify(_ token: String) throws(Failure) -> Claims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerData = Self.decodeBase64URL(parts[0]),
+              let header = try? JSONDecoder().decode([String: String].self, from: headerData),
+              header["alg"] == "HS256",
+              let signature = Self.decodeBase64URL(parts[2]),
+              let payload = Self.decodeBase64URL(parts[1])
+        else { throw .malformed }
+        let signingInput = Data((parts[0] + "." + parts[1]).utf8)
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
+            throw .badSignature
+        }
+        guard let claims = try? JSONDecoder().decode(Claims.self, from: payload) else { throw .malformed }
+        guard claims.iss == Self.issuer else { throw .wrongIssuer }
+        guard Int64(time.now().timeIntervalSince1970) < claims.exp else { throw .expired }
+        return claims
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeBase64URL(_ text: some StringProtocol) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// Refresh tokens: 32 random bytes; only their SHA-256 is stored.
+enum RefreshTokens {
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return AccessTokens.base64URL(Data(bytes))
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+import NIOPosix
+import Vapor
+
+/// bcrypt password hashing without bcrypt's 72-byte truncation: the password is first hashed
+/// with SHA-256 and base64-encoded (44 bytes), so every character of a long password counts.
+/// Hashing runs on the thread pool, off the event loops.
+struct PasswordHasher: Sendable {
+    static let scheme = "bcrypt-sha256$"
+    let cost: Int
+    let threadPool: NIOThreadPool
+
+    /// A hash of a fixed password, verified against when the account does not exist, so that
+    /// unknown and known usernames take the same time to refuse.
+    private static let decoyPassword = "decoy-password-for-unknown-accounts"
+
+    func hash(_ password: String) async throws -> String {
+        let cost = self.cost
+        let prepared = Self.prepare(password)
+        return try await threadPool.runIfActive { Self.scheme + (try Bcrypt.hash(prepared, cost: cost)) }
+    }
+
+    func verify(_ password: String, against stored: String?) async throws -> Bool {
+        let prepared = Self.prepare(password)
+        let cost = self.cost
+        return try await threadPool.runIfActive {
+            guard let stored, stored.hasPrefix(Self.scheme) else {
+                // Spend the same work as a real check, then refuse.
+                _ = try Bcrypt.hash(Self.prepare(Self.decoyPassword), cost: cost)
+                return false
+            }
+            return try Bcrypt.verify(prepared, created: String(stored.dropFirst(Self.scheme.count)))
+        }
+    }
+
+    static func prepare(_ password: String) -> String {
+        Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
+    }
+}

@@ -1,0 +1,68 @@
+import BullpenCore
+import BullpenStore
+import Foundation
+import NIOPosix
+import Vapor
+
+/// Builds the Vapor application: middleware, routes and services.
+public enum BullpenApp {
+    /// A configured application, not yet serving. The caller owns `store` and shuts it down after
+    /// the application.
+    public static func make(configuration: ServerConfiguration, store: BullpenStore, marketData: (any MarketData)?,
+                            time: any TimeSource = SystemTimeSource(),
+                            environment: Environment = .development) async throws -> Application {
+        let app = try await Application.make(environment)
+        do {
+            try configure(app, configuration: configuration, store: store, marketData: marketData, time: time)
+        } catch {
+            try await app.asyncShutdown()
+            throw error
+        }
+        return app
+    }
+
+    static func configure(_ app: Application, configuration: ServerConfiguration, store: BullpenStore,
+                          marketData: (any MarketData)?, time: any TimeSource) throws {
+        let secret = try SigningSecret.load(configuration)
+        app.bullpen = BullpenServices(
+            store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
+            hasher: PasswordHasher(cost: configuration.bcryptCost, threadPool: app.threadPool),
+            throttle: LoginThrottle(limitPerAccount: configuration.loginFailuresPerAccount,
+                                    limitPerAddress: configuration.loginFailuresPerAddress,
+                                    window: configuration.loginWindow, time: time),
+            time: time, configuration: configuration)
+
+        app.http.server.configuration.hostname = configuration.host
+        app.http.server.configuration.port = configuration.port
+        app.routes.defaultMaxBodySize = "1mb"
+        app.routes.caseInsensitive = false
+
+        app.middleware = Middlewares()
+        app.middleware.use(RequestLogMiddleware())
+        app.middleware.use(SecurityHeadersMiddleware())
+        app.middleware.use(ErrorEnvelopeMiddleware())
+
+        try app.register(collection: SystemRoutes())
+        let v1 = app.grouped("api", "v1")
+        try v1.register(collection: AuthRoutes())
+        try v1.register(collection: PortfolioRoutes())
+    }
+}
+
+/// The HS256 secret for access tokens: `BULLPEN_JWT_SECRET`, or in development a random one
+/// generated once and kept in the data directory (never in the repository).
+enum SigningSecret {
+    static func load(_ configuration: ServerConfiguration) throws -> Data {
+        if let secret = configuration.jwtSecret { return Data(secret.utf8) }
+        guard configuration.mode == .development else {
+            throw ConfigurationError(problems: ["BULLPEN_JWT_SECRET is required in production"])
+        }
+        let url = configuration.dataDirectory.appendingPathComponent("jwt-secret")
+        if let existing = try? Data(contentsOf: url), existing.count >= 32 { return existing }
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        let secret = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        FileManager.default.createFile(atPath: url.path, contents: secret, attributes: [.posixPermissions: 0o600])
+        return secret
+    }
+}

@@ -1,0 +1,49 @@
+import BullpenCore
+import BullpenStore
+import Foundation
+import Vapor
+
+/// The dependencies every route uses, built once per application: one environment struct,
+/// injected, so tests can pin the clock and ids.
+struct BullpenServices: Sendable {
+    let store: BullpenStore
+    let marketData: (any MarketData)?
+    let tokens: AccessTokens
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    let time: any TimeSource
+    let configuration: ServerConfiguration
+
+    /// Where prices come from, as the API reports it.
+    var marketDataStatus: MarketDataStatus {
+        MarketDataStatus(source: marketData?.sourceName ?? "none", simulated: marketData?.isSimulated ?? false,
+                         available: marketData != nil)
+    }
+
+    func requireMarketData() throws -> any MarketData {
+        guard let marketData else { throw APIError.marketDataUnavailable }
+        return marketData
+    }
+}
+
+struct MarketDataStatus: Sendable {
+    var source: String
+    var simulated: Bool
+    var available: Bool
+}
+
+extension Application {
+    private struct ServicesKey: StorageKey { typealias Value = BullpenServices }
+
+    var bullpen: BullpenServices {
+        get {
+            guard let services = storage[ServicesKey.self] else { fatalError("configure(_:) sets the services first") }
+            return services
+        }
+        set { storage[ServicesKey.self] = newValue }
+    }
+}
+
+extension Request {
+    var bullpen: BullpenServices { application.bullpen }
+}

@@ -1,0 +1,90 @@
+import BullpenAPI
+import BullpenCore
+import BullpenStore
+import Foundation
+
+// Conversions from the store's records and the core's values to the wire types.
+
+extension UserDTO {
+    init(_ user: UserRecord) {
+        self.init(id: user.id.description, username: user.username, createdAt: user.createdAt)
+    }
+}
+
+extension RulesDTO {
+    init(_ rules: PortfolioRules) {
+        self.init(maxDistinctHoldings: rules.maxDistinctHoldings,
+                  commissionPerOrder: rules.commission.perOrder.decimalString,
+                  commissionBasisPoints: rules.commission.basisPoints,
+                  allowedInstruments: rules.allowedInstruments.map(\.rawValue).sorted(),
+                  maxOrderQuantity: rules.maxOrderQuantity)
+    }
+}
+
+extension ClockDTO {
+    init(_ clock: PortfolioClock) {
+        switch clock {
+        case .live: self.init(kind: "live")
+        case .replay(let date):
+            self.init(kind: "replay", date: String(ISO8601DateFormatter().string(from: date).prefix(10)))
+        }
+    }
+}
+
+extension MarketDataDTO {
+    init(_ status: MarketDataStatus) {
+        self.init(source: status.source, simulated: status.simulated, available: status.available)
+    }
+}
+
+extension PortfolioDTO {
+    init(_ portfolio: PortfolioRecord, valuation: Valuation, marketData: MarketDataStatus) {
+        self.init(
+            id: portfolio.id.description, name: portfolio.name, period: portfolio.period,
+            clock: ClockDTO(portfolio.clock), rules: RulesDTO(portfolio.rules),
+            startingCash: portfolio.startingCash.decimalString, cash: valuation.cash.decimalString,
+            marketValue: valuation.marketValue.decimalString, equity: valuation.equity.decimalString,
+            realizedPnl: valuation.realizedPnL.decimalString, unrealizedPnl: valuation.unrealizedPnL.decimalString,
+            totalReturnPercent: (valuation.totalReturnPercent ?? Percent(hundredths: 0)).decimalString,
+            dayChange: valuation.dayChange.decimalString, dayChangePercent: valuation.dayChangePercent?.decimalString,
+            holdingsCount: valuation.positions.count, marketData: MarketDataDTO(marketData),
+            createdAt: portfolio.createdAt, updatedAt: portfolio.updatedAt)
+    }
+}
+
+extension PositionDTO {
+    init(_ valued: PositionValuation, name: String?) {
+        let position = valued.position
+        self.init(symbol: position.symbol.rawValue, name: name, quantity: position.quantity,
+                  averageCost: position.averageCost.decimalString, costBasis: position.costBasis.decimalString,
+                  lastPrice: valued.quote?.price.decimalString, priceAsOf: valued.quote?.asOf,
+                  marketValue: valued.marketValue.decimalString, unrealizedPnl: valued.unrealizedPnL.decimalString,
+                  unrealizedPnlPercent: valued.unrealizedPercent?.decimalString,
+                  dayChange: valued.dayChange?.decimalString)
+    }
+}
+
+extension OrderDTO {
+    init(_ order: OrderRecord) {
+        self.init(id: order.id.description, portfolioId: order.portfolioID.description,
+                  clientOrderId: order.clientOrderID, symbol: order.symbol.rawValue, side: order.side.rawValue,
+                  type: order.type.rawValue, quantity: order.quantity, status: order.status.rawValue,
+                  filledQuantity: order.filledQuantity, fillPrice: order.fillPrice?.decimalString,
+                  notional: order.notional.decimalString, commission: order.commission.decimalString,
+                  realizedPnl: order.realizedPnL.decimalString, cashDelta: order.cashDelta.decimalString,
+                  createdAt: order.createdAt, filledAt: order.filledAt)
+    }
+}
+
+extension ActivityDTO {
+    init(_ entry: JournalEntry) {
+        let type = switch entry.kind {
+        case .trade: entry.side?.rawValue ?? "trade"
+        }
+        self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
+                  symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta), price: entry.price?.decimalString,
+                  amount: entry.cashDelta.decimalString, commission: entry.commission.decimalString,
+                  realizedPnl: entry.side == .sell ? entry.realizedPnL.decimalString : nil,
+                  orderId: entry.orderID?.description, createdAt: entry.createdAt)
+    }
+}

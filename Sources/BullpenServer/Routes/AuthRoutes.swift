@@ -1,0 +1,76 @@
+import BullpenAPI
+import BullpenCore
+import BullpenStore
+import Vapor
+
+/// Accounts and sessions: register, login, refresh, logout, me.
+struct AuthRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let auth = routes.grouped("auth")
+        auth.post("register", use: register)
+        auth.post("login", use: login)
+        auth.post("refresh", use: refresh)
+        auth.post("logout", use: logout)
+        routes.get("me", use: me)
+    }
+
+    @Sendable func register(req: Request) async throws -> Response {
+        let credentials = try req.decodeJSON(Credentials.self, allowedKeys: ["username", "password"])
+        let key = try AccountRules.usernameKey(credentials.username)
+        try AccountRules.validatePassword(credentials.password, username: credentials.username)
+        let hash = try await req.bullpen.hasher.hash(credentials.password)
+        let user = try await req.bullpen.store.createUser(username: credentials.username, usernameKey: key, passwordHash: hash)
+        return try jsonResponse(try await startSession(for: user, req: req), status: .created)
+    }
+
+    @Sendable func login(req: Request) async throws -> Response {
+        let credentials = try req.decodeJSON(Credentials.self, allowedKeys: ["username", "password"])
+        let services = req.bullpen
+        let account = credentials.username.lowercased()
+        let address = req.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = await services.throttle.retryAfter(account: account, address: address) {
+            throw APIError(.tooManyRequests, "too_many_attempts",
+                           "Too many failed logins. Try again in \(wait) seconds.",
+                           headers: ["Retry-After": String(wait)])
+        }
+        let user = try await services.store.user(usernameKey: account)
+        guard try await services.hasher.verify(credentials.password, against: user?.passwordHash), let user else {
+            await services.throttle.recordFailure(account: account, address: address)
+            throw APIError(.unauthorized, "invalid_credentials", "The username or password is wrong.")
+        }
+        await services.throttle.recordSuccess(account: account)
+        return try jsonResponse(try await startSession(for: user, req: req))
+    }
+
+    @Sendable func refresh(req: Request) async throws -> Response {
+        let body = try req.decodeJSON(RefreshRequest.self, allowedKeys: ["refreshToken"])
+        let next = RefreshTokens.generate()
+        let (userID, session) = try await req.bullpen.store.rotateRefreshToken(
+            presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(next))
+        guard let user = try await req.bullpen.store.user(id: userID) else { throw StoreError.invalidRefreshToken }
+        let tokens = TokensDTO(accessToken: req.bullpen.tokens.issue(user: userID, session: session),
+                               refreshToken: next, expiresIn: Int(AccessTokens.lifetime))
+        return try jsonResponse(AuthResponse(user: UserDTO(user), tokens: tokens))
+    }
+
+    /// Ends the caller's session: its refresh token and every access token of it stop working.
+    @Sendable func logout(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        try await req.bullpen.store.revokeSession(caller.session, reason: "logout")
+        return Response(status: .noContent)
+    }
+
+    @Sendable func me(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        guard let user = try await req.bullpen.store.user(id: caller.user) else { throw APIError.unauthorized }
+        return try jsonResponse(UserDTO(user))
+    }
+
+    private func startSession(for user: UserRecord, req: Request) async throws -> AuthResponse {
+        let refresh = RefreshTokens.generate()
+        let session = try await req.bullpen.store.createSession(for: user.id, refreshTokenHash: RefreshTokens.hash(refresh))
+        let tokens = TokensDTO(accessToken: req.bullpen.tokens.issue(user: user.id, session: session),
+                               refreshToken: refresh, expiresIn: Int(AccessTokens.lifetime))
+        return AuthResponse(user: UserDTO(user), tokens: tokens)
+    }
+}

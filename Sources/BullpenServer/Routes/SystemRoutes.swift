@@ -1,0 +1,34 @@
+import BullpenAPI
+import Vapor
+
+/// Liveness, readiness and the contract.
+struct SystemRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("health", use: health)
+        routes.get("ready", use: ready)
+        routes.get("openapi.yaml", use: openAPI)
+    }
+
+    /// The process is up.
+    @Sendable func health(req: Request) async throws -> Response {
+        try jsonResponse(HealthDTO(status: "ok"))
+    }
+
+    /// The process can serve: the database answers. 503 when it does not.
+    @Sendable func ready(req: Request) async throws -> Response {
+        let marketData = MarketDataDTO(req.bullpen.marketDataStatus)
+        do {
+            try await req.bullpen.store.ping()
+            return try jsonResponse(HealthDTO(status: "ready", database: "ok", marketData: marketData))
+        } catch {
+            req.logger.warning("readiness check failed", metadata: ["error": "\(String(reflecting: error))"])
+            throw APIError(.serviceUnavailable, "database_unavailable", "The database is not reachable.")
+        }
+    }
+
+    @Sendable func openAPI(req: Request) async throws -> Response {
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .contentType, value: "application/yaml; charset=utf-8")
+        return Response(status: .ok, headers: headers, body: .init(string: try APIContract.openAPIDocument()))
+    }
+}

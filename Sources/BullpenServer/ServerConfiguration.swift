@@ -1,0 +1,70 @@
+import Foundation
+
+/// Everything the server is configured with. Command-line flags override the environment, which
+/// overrides the defaults; `.env.example` lists every variable.
+public struct ServerConfiguration: Sendable {
+    public enum Mode: String, Sendable { case development, production }
+
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Holds the SQLite file and, in development, the generated signing secret.
+    public var dataDirectory = URL(fileURLWithPath: "./data")
+    /// A data pack directory (`universe.csv`, `daily/`); nil runs without market data.
+    public var marketDataDirectory: URL?
+    /// `postgres://...` to use PostgreSQL instead of the embedded SQLite file.
+    public var databaseURL: String?
+    /// The HS256 signing secret of access tokens (`BULLPEN_JWT_SECRET`).
+    public var jwtSecret: String?
+    public var mode: Mode = .development
+    /// bcrypt cost; 12 unless lowered for tests (`BULLPEN_BCRYPT_COST`, at least 4).
+    public var bcryptCost = 12
+    /// Run migrations at start on PostgreSQL too (they always run on SQLite).
+    public var migrateOnStart = false
+    /// Failed logins allowed per account and per client address within ``loginWindow``.
+    public var loginFailuresPerAccount = 5
+    public var loginFailuresPerAddress = 20
+    public var loginWindow: TimeInterval = 15 * 60
+
+    public init() {}
+
+    /// Reads `BULLPEN_*`, `DATABASE_URL` from `environment`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {
+        var config = ServerConfiguration()
+        var problems: [String] = []
+        if let host = environment["BULLPEN_HOST"], !host.isEmpty { config.host = host }
+        if let port = environment["BULLPEN_PORT"], !port.isEmpty {
+            if let value = Int(port), (0...65_535).contains(value) { config.port = value } else { problems.append("BULLPEN_PORT must be a port number, not '\(port)'") }
+        }
+        if let dir = environment["BULLPEN_DATA_DIR"], !dir.isEmpty { config.dataDirectory = URL(fileURLWithPath: dir) }
+        if let dir = environment["BULLPEN_MARKET_DATA"], !dir.isEmpty { config.marketDataDirectory = URL(fileURLWithPath: dir) }
+        if let url = environment["DATABASE_URL"], !url.isEmpty { config.databaseURL = url }
+        if let secret = environment["BULLPEN_JWT_SECRET"], !secret.isEmpty { config.jwtSecret = secret }
+        if let mode = environment["BULLPEN_ENV"], !mode.isEmpty {
+            if let value = Mode(rawValue: mode) { config.mode = value } else { problems.append("BULLPEN_ENV must be development or production, not '\(mode)'") }
+        }
+        if let cost = environment["BULLPEN_BCRYPT_COST"], !cost.isEmpty {
+            if let value = Int(cost), (4...31).contains(value) { config.bcryptCost = value } else { problems.append("BULLPEN_BCRYPT_COST must be 4...31, not '\(cost)'") }
+        }
+        if let flag = environment["BULLPEN_MIGRATE_ON_START"], !flag.isEmpty {
+            config.migrateOnStart = ["1", "true", "yes"].contains(flag.lowercased())
+        }
+        if config.mode == .production {
+            if config.jwtSecret == nil { problems.append("BULLPEN_JWT_SECRET is required in production") }
+            if config.bcryptCost < 12 { problems.append("BULLPEN_BCRYPT_COST must be at least 12 in production") }
+        }
+        if let secret = config.jwtSecret, secret.utf8.count < 32 {
+            problems.append("BULLPEN_JWT_SECRET must be at least 32 bytes")
+        }
+        if !problems.isEmpty { throw ConfigurationError(problems: problems) }
+        return config
+    }
+
+    /// The SQLite file used when no `DATABASE_URL` is set.
+    public var sqlitePath: String { dataDirectory.appendingPathComponent("bullpen.sqlite").path }
+}
+
+/// Every configuration problem at once, so that one start shows them all.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var problems: [String]
+    public var description: String { "configuration problems:\n" + problems.map { "  - \($0)" }.joined(separator: "\n") }
+}

@@ -1,0 +1,88 @@
+import BullpenCore
+import BullpenMarketData
+import BullpenStore
+import Foundation
+import Vapor
+
+/// Runs the server as `bullpen serve` does: opens and migrates the database, loads market data,
+/// listens, prints the URL, and on SIGINT/SIGTERM stops accepting, lets requests in flight
+/// finish, and closes the database.
+public enum ServerRunner {
+    /// Opens the store the configuration names: PostgreSQL with `DATABASE_URL`, else SQLite in the data directory.
+    public static func openStore(_ config: ServerConfiguration, logger: Logger) throws -> BullpenStore {
+        if let url = config.databaseURL {
+            return try BullpenStore(backend: .postgres(url: url), logger: logger)
+        }
+        try FileManager.default.createDirectory(at: config.dataDirectory, withIntermediateDirectories: true)
+        return try BullpenStore(backend: .sqlite(path: config.sqlitePath), logger: logger)
+    }
+
+    /// Sets up logging once per process, at `BULLPEN_LOG_LEVEL` (default info).
+    public static func bootstrapLogging(_ config: ServerConfiguration) {
+        var environment = Environment(name: config.mode.rawValue, arguments: ["bullpen"])
+        try? LoggingSystem.bootstrap(from: &environment)
+    }
+
+    public static func serve(_ config: ServerConfiguration) async throws {
+        let logger = Logger(label: "bullpen")
+        let store = try openStore(config, logger: Logger(label: "bullpen.store"))
+        do {
+            try await serve(config, store: store, logger: logger)
+        } catch {
+            await store.shutdown()
+            throw error
+        }
+        await store.shutdown()
+    }
+
+    private static func serve(_ config: ServerConfiguration, store: BullpenStore, logger: Logger) async throws {
+        if config.databaseURL == nil || config.migrateOnStart {
+            try await store.migrate()
+        } else {
+            let pending = try await store.pendingMigrations()
+            guard pending.isEmpty else {
+                throw ConfigurationError(problems: ["the PostgreSQL schema is behind (\(pending.joined(separator: ", "))): run `bullpen migrate` first, or set BULLPEN_MIGRATE_ON_START=1"])
+            }
+        }
+        logger.notice("database: \(store.backend)")
+
+        var marketData: (any MarketData)?
+        if let directory = config.marketDataDirectory {
+            let pack = try PackMarketData(directory: directory)
+            logger.notice("market data: real daily history from \(directory.path) (\(pack.symbols.count) symbols)")
+            marketData = pack
+        } else {
+            logger.warning("market data: none configured (use --market-data DIR or BULLPEN_MARKET_DATA); orders will be rejected with 503 market_data_unavailable")
+        }
+
+        let environment = Environment(name: config.mode.rawValue, arguments: ["bullpen"])
+        let app = try await BullpenApp.make(configuration: config, store: store, marketData: marketData, environment: environment)
+        do {
+            try await app.server.start(address: .hostname(config.host, port: config.port))
+            let port = app.http.server.shared.localAddress?.port ?? config.port
+            FileHandle.standardOutput.write(Data("Bullpen listening on http://\(config.host):\(port)\n".utf8))
+            await waitForTerminationSignal()
+            logger.notice("shutting down: finishing requests in flight")
+            await app.server.shutdown()
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives.
+    static func waitForTerminationSignal() async {
+        let (signals, continuation) = AsyncStream<Int32>.makeStream()
+        let queue = DispatchQueue(label: "bullpen.signals")
+        let sources = [SIGINT, SIGTERM].map { code in
+            signal(code, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: code, queue: queue)
+            source.setEventHandler { continuation.yield(code) }
+            source.resume()
+            return source
+        }
+        for await _ in signals { break }
+        sources.forEach { $0.cancel() }
+    }
+}

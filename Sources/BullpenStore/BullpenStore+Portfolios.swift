@@ -1,0 +1,141 @@
+import BullpenCore
+import FluentKit
+import FluentSQL
+import Foundation
+
+extension BullpenStore {
+    func newPortfolioRow(owner: UUID, name: String, startingCash: Money, rules: PortfolioRules, now: Date) throws -> PortfolioRow {
+        PortfolioRow(id: ids.makeUUID(), userId: owner, name: name, nameKey: name.lowercased(),
+                     startingCashCents: startingCash.cents, cashCents: startingCash.cents, period: 1, version: 1,
+                     journalSequence: 0, clock: PortfolioRow.encodeClock(.live), rules: try PortfolioRow.encodeRules(rules),
+                     createdAt: now, updatedAt: now)
+    }
+
+    /// Creates a portfolio. Names are unique per owner, ignoring case.
+    /// - Throws: ``StoreError/portfolioNameTaken``, ``StoreError/tooManyPortfolios(limit:)``.
+    public func createPortfolio(owner: UserID, name: String, startingCash: Money,
+                                rules: PortfolioRules = .default) async throws -> PortfolioRecord {
+        let row = try newPortfolioRow(owner: owner.uuid, name: name, startingCash: startingCash, rules: rules, now: time.now())
+        do {
+            try await transaction { db in
+                let count = try await self.sql(db).select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                    .from("portfolios").where("user_id", .equal, owner.uuid).first()?.decode(column: "n", as: Int.self) ?? 0
+                guard count < Self.maxPortfoliosPerUser else { throw StoreError.tooManyPortfolios(limit: Self.maxPortfoliosPerUser) }
+                try await self.sql(db).insert(into: "portfolios").model(row, with: Self.rowEncoder).run()
+            }
+        } catch where isUniqueViolation(error) {
+            throw StoreError.portfolioNameTaken
+        }
+        return try row.record()
+    }
+
+    /// The owner's portfolios, oldest first.
+    public func portfolios(owner: UserID) async throws -> [PortfolioRecord] {
+        try await sql(db).select().column("*").from("portfolios").where("user_id", .equal, owner.uuid)
+            .orderBy("created_at").orderBy("name_key")
+            .all(decoding: PortfolioRow.self, with: Self.rowDecoder).map { try $0.record() }
+    }
+
+    /// The portfolio `id` if `owner` owns it; otherwise ``StoreError/notFound(_:)`` (never "forbidden",
+    /// so that ids of other people's portfolios cannot be probed).
+    public func portfolio(_ id: PortfolioID, owner: UserID) async throws -> PortfolioRecord {
+        try await portfolioRow(id, owner: owner, on: db).record()
+    }
+
+    func portfolioRow(_ id: PortfolioID, owner: UserID, on db: any Database) async throws -> PortfolioRow {
+        guard let row = try await sql(db).select().column("*").from("portfolios")
+            .where("id", .equal, id.uuid).where("user_id", .equal, owner.uuid)
+            .first(decoding: PortfolioRow.self, with: Self.rowDecoder)
+        else { throw StoreError.notFound("Portfolio") }
+        return row
+    }
+
+    /// Renames a portfolio.
+    public func renamePortfolio(_ id: PortfolioID, owner: UserID, to name: String) async throws -> PortfolioRecord {
+        do {
+            return try await transaction { db in
+                var row = try await self.portfolioRow(id, owner: owner, on: db)
+                row.name = name
+                row.nameKey = name.lowercased()
+                row.updatedAt = self.time.now()
+                try await self.sql(db).update("portfolios").set("name", to: row.name).set("name_key", to: row.nameKey)
+                    .set("updated_at", to: row.updatedAt).where("id", .equal, id.uuid).run()
+                return try row.record()
+            }
+        } catch where isUniqueViolation(error) {
+            throw StoreError.portfolioNameTaken
+        }
+    }
+
+    /// Deletes a portfolio with its orders, positions and journal.
+    public func deletePortfolio(_ id: PortfolioID, owner: UserID) async throws {
+        try await transaction { db in
+            _ = try await self.portfolioRow(id, owner: owner, on: db)
+            // Children first: SQLite enforces the cascades only where foreign keys are on.
+            for table in ["journal_entries", "fills", "orders", "positions", "portfolio_periods"] {
+                try await self.sql(db).delete(from: table).where("portfolio_id", .equal, id.uuid).run()
+            }
+            try await self.sql(db).delete(from: "portfolios").where("id", .equal, id.uuid).run()
+        }
+    }
+
+    /// The portfolio's current book: cash, positions and the period's realized P&L.
+    public func state(of id: PortfolioID, owner: UserID) async throws -> PortfolioState {
+        try await transaction { db in
+            let row = try await self.portfolioRow(id, owner: owner, on: db)
+            return try await self.state(of: row, on: db)
+        }
+    }
+
+    func state(of row: PortfolioRow, on db: any Database) async throws -> PortfolioState {
+        let positions = try await self.positions(of: row.id, on: db)
+        let realized = try await sql(db).select()
+            .column(SQLFunction("COALESCE", args: SQLFunction("SUM", args: SQLIdentifier("realized_pnl_cents")), SQLLiteral.numeric("0")), as: "total")
+            .from("journal_entries").where("portfolio_id", .equal, row.id).where("period", .equal, row.period)
+            .first()?.decode(column: "total", as: Int64.self) ?? 0
+        let book = Book(startingCash: Money(cents: row.startingCashCents), cash: Money(cents: row.cashCents),
+                        positions: Dictionary(positions.map { ($0.symbol, $0) }, uniquingKeysWith: { a, _ in a }))
+        return PortfolioState(portfolio: try row.record(), book: book, realizedPnL: Money(cents: realized))
+    }
+
+    func positions(of portfolio: UUID, on db: any Database) async throws -> [Position] {
+        try await sql(db).select().column("*").from("positions").where("portfolio_id", .equal, portfolio)
+            .where("quantity", .notEqual, 0).orderBy("symbol")
+            .all(decoding: PositionRow.self, with: Self.rowDecoder).compactMap(\.position)
+    }
+
+    /// Starts the portfolio over: cash back to the starting cash, no positions, a new period.
+    /// The old period's orders and journal stay, and a summary of it is kept.
+    public func resetPortfolio(_ id: PortfolioID, owner: UserID, endingEquity: @escaping @Sendable (PortfolioState) async throws -> Money) async throws -> PortfolioRecord {
+        try await portfolioLocks.withLock(id.uuid) {
+            try await self.transaction { db in
+                let row = try await self.portfolioRow(id, owner: owner, on: db)
+                let state = try await self.state(of: row, on: db)
+                let now = self.time.now()
+                let startedAt = try await self.sql(db).select().column("ended_at").from("portfolio_periods")
+                    .where("portfolio_id", .equal, row.id).where("period", .equal, row.period - 1)
+                    .first()?.decode(column: "ended_at", as: Date.self) ?? row.createdAt
+                let closed = PeriodRow(id: self.ids.makeUUID(), portfolioId: row.id, period: row.period,
+                                       startingCashCents: row.startingCashCents, endingCashCents: row.cashCents,
+                                       endingEquityCents: try await endingEquity(state).cents,
+                                       realizedPnlCents: state.realizedPnL.cents, startedAt: startedAt, endedAt: now)
+                try await self.sql(db).insert(into: "portfolio_periods").model(closed, with: Self.rowEncoder).run()
+                try await self.sql(db).delete(from: "positions").where("portfolio_id", .equal, row.id).run()
+                let updated = try await self.sql(db).update("portfolios")
+                    .set("cash_cents", to: row.startingCashCents).set("period", to: row.period + 1)
+                    .set("version", to: row.version + 1).set("updated_at", to: now)
+                    .where("id", .equal, row.id).where("version", .equal, row.version)
+                    .returning("id").all()
+                guard !updated.isEmpty else { throw VersionConflict() }
+                return try await self.portfolioRow(id, owner: owner, on: db).record()
+            }
+        }
+    }
+
+    /// The closed periods of a portfolio, oldest first.
+    public func closedPeriods(of id: PortfolioID, owner: UserID) async throws -> [PeriodRecord] {
+        _ = try await portfolio(id, owner: owner)
+        return try await sql(db).select().column("*").from("portfolio_periods").where("portfolio_id", .equal, id.uuid)
+            .orderBy("period").all(decoding: PeriodRow.self, with: Self.rowDecoder).map(\.record)
+    }
+}

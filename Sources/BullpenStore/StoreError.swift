@@ -1,0 +1,44 @@
+/// Errors of the persistence layer that a client can cause; the server maps them to HTTP.
+public enum StoreError: Error, Sendable, Hashable {
+    case usernameTaken
+    case portfolioNameTaken
+    case tooManyPortfolios(limit: Int)
+    case notFound(String)
+    case duplicateClientOrderID(String)
+    case idempotencyKeyReused
+    case invalidRefreshToken
+    case refreshTokenReused
+    case invalidCursor
+    /// The database stayed too busy for a change to get through; safe to retry.
+    case contention
+
+    public var code: String {
+        switch self {
+        case .usernameTaken: "username_taken"
+        case .portfolioNameTaken: "portfolio_name_taken"
+        case .tooManyPortfolios: "too_many_portfolios"
+        case .notFound: "not_found"
+        case .duplicateClientOrderID: "duplicate_client_order_id"
+        case .idempotencyKeyReused: "idempotency_key_reused"
+        case .invalidRefreshToken: "invalid_refresh_token"
+        case .refreshTokenReused: "refresh_token_reused"
+        case .invalidCursor: "invalid_cursor"
+        case .contention: "busy"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .usernameTaken: "That username is taken."
+        case .portfolioNameTaken: "You already have a portfolio with that name."
+        case .tooManyPortfolios(let limit): "You can have at most \(limit) portfolios."
+        case .notFound(let what): "\(what) was not found."
+        case .duplicateClientOrderID(let id): "An order with clientOrderId '\(id)' already exists in this portfolio."
+        case .idempotencyKeyReused: "This Idempotency-Key was already used with a different request."
+        case .invalidRefreshToken: "The refresh token is not valid; log in again."
+        case .refreshTokenReused: "This refresh token was already used; the session has been ended for safety. Log in again."
+        case .invalidCursor: "The page cursor is not valid; start from the first page."
+        case .contention: "The server is busy; try again."
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import BullpenServer
+import Foundation
+import Logging
+
+/// `bullpen`: the server and its administration.
+@main
+struct Bullpen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bullpen",
+        abstract: "Bullpen, the stock-market simulator.",
+        subcommands: [Serve.self, Migrate.self])
+}
+
+/// Options shared by the commands that touch the data directory or the database.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Directory of the SQLite file and generated secrets (BULLPEN_DATA_DIR, default ./data).")
+    var dataDirectory: String?
+
+    /// The environment's configuration with these options on top.
+    func configuration() throws -> ServerConfiguration {
+        var config = try ServerConfiguration.fromEnvironment()
+        if let dataDirectory { config.dataDirectory = URL(fileURLWithPath: dataDirectory) }
+        return config
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP server until SIGINT or SIGTERM.")
+
+    @Option(help: "Address to listen on (BULLPEN_HOST, default 127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on; 0 picks a free one (BULLPEN_PORT, default 8080).") var port: Int?
+    @OptionGroup var storage: StorageOptions
+    @Option(name: .customLong("market-data"), help: "A data pack directory (BULLPEN_MARKET_DATA).")
+    var marketData: String?
+
+    func run() async throws {
+        var config = try storage.configuration()
+        if let host { config.host = host }
+        if let port { config.port = port }
+        if let marketData { config.marketDataDirectory = URL(fileURLWithPath: marketData) }
+        ServerRunner.bootstrapLogging(config)
+        try await ServerRunner.serve(config)
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations (SQLite or DATABASE_URL).")
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        let config = try storage.configuration()
+        ServerRunner.bootstrapLogging(config)
+        let store = try ServerRunner.openStore(config, logger: Logger(label: "bullpen.migrate"))
+        do {
+            let pending = try await store.pendingMigrations()
+            try await store.migrate()
+            print(pending.isEmpty ? "Schema is up to date (\(store.backend))."
+                                  : "Applied \(pending.count) migration(s) to \(store.backend): \(pending.joined(separator: ", "))")
+        } catch {
+            await store.shutdown()
+            throw error
+        }
+        await store.shutdown()
+    }
+}
