@@ -73,16 +73,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BullpenCoreTests", dependencies: ["BullpenCore"], swiftSettings: strict),
+        .testTarget(name: "BullpenMarketDataTests", dependencies: ["BullpenMarketData", "BullpenCore"], swiftSettings: strict),
         .testTarget(
             name: "BullpenStoreTests",
-            dependencies: ["BullpenStore", "BullpenCore", "BullpenMarketData"],
+            dependencies: ["BullpenStore", "BullpenCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "BullpenServerTests",
             dependencies: [
-                "BullpenServer", "BullpenAPI", "BullpenMarketData",
-                .product(name: "VaporTesting", package: "vapor"),
+                "BullpenServer", "BullpenAPI", "BullpenMarketData", "BullpenStore", "BullpenCore",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict

@@ -41,7 +41,7 @@ struct APIError: Error, Sendable {
             case .notFound: .notFound
             case .invalidRefreshToken, .refreshTokenReused: .unauthorized
             case .invalidCursor: .badRequest
-            case .contention: .serviceUnavailable
+            case .contention, .unavailable: .serviceUnavailable
             }
             self.init(status, error.code, error.message)
         case let error as DecodingError:

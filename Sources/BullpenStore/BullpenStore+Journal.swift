@@ -15,7 +15,7 @@ extension BullpenStore {
     public func activities(of id: PortfolioID, owner: UserID, periods: PeriodSelection, limit: Int,
                            cursor: String?) async throws -> Page<JournalEntry> {
         let row = try await portfolioRow(id, owner: owner, on: db)
-        let query = sql(db).select().column("*").from("journal_entries").where("portfolio_id", .equal, id.uuid)
+        let query = try sql(db).select().column("*").from("journal_entries").where("portfolio_id", .equal, id.uuid)
         switch periods {
         case .current: query.where("period", .equal, row.period)
         case .number(let n): query.where("period", .equal, n)

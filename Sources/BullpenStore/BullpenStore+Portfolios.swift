@@ -90,7 +90,7 @@ extension BullpenStore {
     func state(of row: PortfolioRow, on db: any Database) async throws -> PortfolioState {
         let positions = try await self.positions(of: row.id, on: db)
         let realized = try await sql(db).select()
-            .column(SQLFunction("COALESCE", args: SQLFunction("SUM", args: SQLIdentifier("realized_pnl_cents")), SQLLiteral.numeric("0")), as: "total")
+            .column(SQLRaw("COALESCE(CAST(SUM(realized_pnl_cents) AS BIGINT), 0)"), as: "total")
             .from("journal_entries").where("portfolio_id", .equal, row.id).where("period", .equal, row.period)
             .first()?.decode(column: "total", as: Int64.self) ?? 0
         let book = Book(startingCash: Money(cents: row.startingCashCents), cash: Money(cents: row.cashCents),

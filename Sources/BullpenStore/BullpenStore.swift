@@ -60,9 +60,14 @@ public final class BullpenStore: Sendable {
         }
     }
 
-    /// A database handle on any event loop.
+    /// A database handle on any event loop; fails once the store is shut down.
     var db: any Database {
-        databases.database(logger: logger, on: databases.eventLoopGroup.any())!
+        get throws {
+            guard let database = databases.database(logger: logger, on: databases.eventLoopGroup.any()) else {
+                throw StoreError.unavailable
+            }
+            return database
+        }
     }
 
     /// Brings the schema up to date (runs the migrations not yet applied), and switches SQLite to WAL.
@@ -70,20 +75,25 @@ public final class BullpenStore: Sendable {
         if backend.isSQLite {
             try await sql(db).raw("PRAGMA journal_mode=WAL").run()
         }
+        let migrator = makeMigrator()
+        try await migrator.setupIfNeeded().get()
+        let pending = try await migrator.previewPrepareBatch().get().map { $0.0.name }
+        try await migrator.prepareBatch().get()
+        if !pending.isEmpty {
+            logger.notice("applied \(pending.count) migration(s)", metadata: ["migrations": "\(pending.joined(separator: ", "))"])
+        }
+    }
+
+    private func makeMigrator() -> Migrator {
         let migrations = Migrations()
         migrations.add(Migrations.bullpen)
-        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger,
-                                on: databases.eventLoopGroup.any())
-        try await migrator.setupIfNeeded().get()
-        try await migrator.prepareBatch().get()
+        return Migrator(databases: databases, migrations: migrations, logger: logger,
+                        on: databases.eventLoopGroup.any(), migrationLogLevel: .debug)
     }
 
     /// The names of the migrations that have not run yet.
     public func pendingMigrations() async throws -> [String] {
-        let migrations = Migrations()
-        migrations.add(Migrations.bullpen)
-        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger,
-                                on: databases.eventLoopGroup.any())
+        let migrator = makeMigrator()
         try await migrator.setupIfNeeded().get()
         return try await migrator.previewPrepareBatch().get().map { $0.0.name }
     }

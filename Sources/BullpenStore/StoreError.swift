@@ -9,6 +9,8 @@ public enum StoreError: Error, Sendable, Hashable {
     case invalidRefreshToken
     case refreshTokenReused
     case invalidCursor
+    /// The store is shut down or the database cannot be reached.
+    case unavailable
     /// The database stayed too busy for a change to get through; safe to retry.
     case contention
 
@@ -24,6 +26,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .refreshTokenReused: "refresh_token_reused"
         case .invalidCursor: "invalid_cursor"
         case .contention: "busy"
+        case .unavailable: "database_unavailable"
         }
     }
 
@@ -39,6 +42,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .refreshTokenReused: "This refresh token was already used; the session has been ended for safety. Log in again."
         case .invalidCursor: "The page cursor is not valid; start from the first page."
         case .contention: "The server is busy; try again."
+        case .unavailable: "The database is not reachable right now."
         }
     }
 }

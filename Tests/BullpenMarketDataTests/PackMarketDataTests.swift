@@ -1,0 +1,87 @@
+import BullpenCore
+import Foundation
+import Testing
+@testable import BullpenMarketData
+
+/// Where the real data pack is: `BULLPEN_MARKET_DATA`, or `../shared/market-data` beside the checkout.
+enum RealPack {
+    static let directory: URL? = {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [URL] = []
+        if let dir = environment["BULLPEN_MARKET_DATA"], !dir.isEmpty { candidates.append(URL(fileURLWithPath: dir)) }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(checkout.deletingLastPathComponent().appendingPathComponent("shared/market-data"))
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("universe.csv").path) }
+    }()
+
+    static let required = ProcessInfo.processInfo.environment["BULLPEN_REQUIRE_PACK"] == "1"
+
+    /// Whether to run the real-pack tests; prints why not when they are skipped.
+    static let available: Bool = {
+        if directory != nil || required { return true }
+        print("note: real data pack tests skipped: no pack at BULLPEN_MARKET_DATA or ../shared/market-data")
+        return false
+    }()
+}
+
+@Suite("Data pack market data")
+struct PackMarketDataTests {
+    func date(_ text: String) -> Date { SessionDate(iso: text)!.date }
+
+    @Test func sessionDatesRoundTrip() {
+        for text in ["1990-01-02", "2000-02-29", "2026-02-20", "1970-01-01", "2100-12-31"] {
+            #expect(SessionDate(iso: text)?.description == text)
+        }
+        #expect(SessionDate(iso: "2026-13-01") == nil)
+        #expect(SessionDate(iso: "20260101") == nil)
+    }
+
+    @Test func csvFieldsHonourQuotes() {
+        #expect(CSVLine.fields(#"GE,GE Aerospace,Industrials,"Evendale, Ohio",1892"#) ==
+                ["GE", "GE Aerospace", "Industrials", "Evendale, Ohio", "1892"])
+        #expect(CSVLine.fields(#"A,"say ""hi""",C"#) == ["A", #"say "hi""#, "C"])
+        #expect(CSVLine.fields("a,,c\r") == ["a", "", "c"])
+    }
+
+    @Test func aMissingPackIsAClearError() {
+        #expect(throws: PackMarketData.LoadError.self) {
+            try PackMarketData(directory: URL(fileURLWithPath: "/nonexistent/pack"))
+        }
+    }
+
+    @Test(.enabled(if: RealPack.available))
+    func theRealPackListsItsCompanies() async throws {
+        let pack = try PackMarketData(directory: try #require(RealPack.directory))
+        #expect(pack.symbols.count == 303)
+        let apple = try #require(try await pack.asset(Symbol("AAPL")!))
+        #expect(apple.sector == "Information Technology")
+        #expect(try await pack.asset(Symbol("NOPE")!) == nil)
+        #expect(try await pack.quote(Symbol("NOPE")!, asOf: .live) == nil)
+    }
+
+    @Test(.enabled(if: RealPack.available))
+    func liveQuotesAreTheLastCloseWithThePreviousOne() async throws {
+        let pack = try PackMarketData(directory: try #require(RealPack.directory))
+        let quote = try #require(try await pack.quote(Symbol("AAPL")!, asOf: .live))
+        #expect(quote.asOf == date("2026-02-20"))           // the pack's last day for AAPL (see its README)
+        #expect(quote.previousClose != nil && quote.price.ticks > 0)
+        let ge = try #require(try await pack.quote(Symbol("GE")!, asOf: .live))
+        #expect(ge.asOf == date("2017-11-10"))
+    }
+
+    @Test(.enabled(if: RealPack.available))
+    func replayQuotesStandOnTheLastSessionOnOrBeforeTheDate() async throws {
+        let pack = try PackMarketData(directory: try #require(RealPack.directory))
+        let ko = Symbol("KO")!
+        // The close the file has for 2007-12-31, read here rather than copied into the repo.
+        let file = try String(contentsOf: try #require(RealPack.directory).appendingPathComponent("daily/KO.csv"), encoding: .utf8)
+        let row = try #require(file.split(whereSeparator: \.isNewline).first { $0.hasPrefix("2007-12-31,") })
+        let close = try #require(Price(parsing: String(row.split(separator: ",")[4])))
+        let newYearsEve = try #require(try await pack.quote(ko, asOf: .replay(date("2007-12-31"))))
+        #expect(newYearsEve.price == close)
+        // 2008-01-01 was a holiday: the quote is still the 31st's.
+        let holiday = try #require(try await pack.quote(ko, asOf: .replay(date("2008-01-01"))))
+        #expect(holiday.asOf == date("2007-12-31") && holiday.price == newYearsEve.price)
+        #expect(try await pack.quote(ko, asOf: .replay(date("1980-01-01"))) == nil)
+    }
+}

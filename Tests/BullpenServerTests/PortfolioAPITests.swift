@@ -1,0 +1,216 @@
+import BullpenAPI
+import Foundation
+import Testing
+@testable import BullpenServer
+
+@Suite("Portfolios, orders and activities over HTTP")
+struct PortfolioAPITests {
+    @Test func buyingAndSellingShowsInPositionsSummaryAndHistory() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let buy = try await server.order(player, "buy", 5, "msft")
+            #expect(buy.status == 201)
+            let bought = try buy.decode(OrderDTO.self)
+            #expect(bought.symbol == "MSFT" && bought.fillPrice == "400.00" && bought.notional == "2000.00")
+            #expect(bought.cashDelta == "-2000.00" && bought.status == "filled")
+            #expect(buy.headers.first(name: "Location") == "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(bought.id)")
+
+            let positions = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/positions",
+                                                  token: player.accessToken).decode(PositionList.self)
+            let msft = try #require(positions.positions.first)
+            #expect(msft.quantity == 5 && msft.averageCost == "400.00" && msft.costBasis == "2000.00")
+            #expect(msft.lastPrice == "400.00" && msft.marketValue == "2000.00" && msft.unrealizedPnl == "0.00")
+            #expect(msft.dayChange == "22.50")   // 5 × (400.00 - 395.50)
+            #expect(msft.name == "Microsoft")
+
+            let sell = try await server.order(player, "sell", 2, "MSFT")
+            #expect(sell.status == 201)
+            #expect(try sell.decode(OrderDTO.self).realizedPnl == "0.00")
+
+            let summary = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)",
+                                                token: player.accessToken).decode(PortfolioDTO.self)
+            #expect(summary.cash == "98800.00" && summary.marketValue == "1200.00" && summary.equity == "100000.00")
+            #expect(summary.holdingsCount == 1 && summary.totalReturnPercent == "0.00")
+            #expect(summary.dayChange == "13.50")
+
+            let history = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/activities",
+                                                token: player.accessToken).decode(ActivityPage.self)
+            #expect(history.activities.map(\.type) == ["sell", "buy"])
+            #expect(history.activities[0].amount == "800.00" && history.activities[0].realizedPnl == "0.00")
+            #expect(history.activities[1].amount == "-2000.00" && history.activities[1].realizedPnl == nil)
+
+            let one = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(bought.id)",
+                                            token: player.accessToken).decode(OrderDTO.self)
+            #expect(one == bought)
+            let list = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders?limit=1",
+                                             token: player.accessToken).decode(OrderList.self)
+            #expect(list.orders.count == 1 && list.orders[0].side == "sell" && list.nextCursor != nil)
+        }
+    }
+
+    @Test func dayChangeComparesHoldingsWithThePreviousClose() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let created = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                                json: CreatePortfolioRequest(name: "Small", startingCash: "1000"))
+            let small = try created.decode(PortfolioDTO.self).id
+            _ = try await server.order(player, "buy", 10, "ACME", portfolio: small)   // 19.50 each, closed 20.00 the day before
+            let portfolio = try await server.send(.GET, "/api/v1/portfolios/\(small)", token: player.accessToken)
+                .decode(PortfolioDTO.self)
+            #expect(portfolio.equity == "1000.00")
+            #expect(portfolio.dayChange == "-5.00")                    // 10 × (19.50 - 20.00)
+            #expect(portfolio.dayChangePercent == "-0.50")             // of the 1005.00 the holdings were worth a day before
+        }
+    }
+
+    @Test func activitiesExportAsCSV() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            _ = try await server.order(player, "buy", 3, "ACME")
+            _ = try await server.order(player, "sell", 1, "ACME")
+            let csv = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/activities?format=csv",
+                                            token: player.accessToken)
+            #expect(csv.status == 200)
+            #expect(csv.headers.first(name: "Content-Type")?.hasPrefix("text/csv") == true)
+            let lines = csv.text.split(separator: "\n")
+            #expect(lines.count == 3)
+            #expect(lines[0] == "sequence,period,created_at,type,symbol,quantity,price,amount,commission,realized_pnl,order_id")
+            #expect(lines[1].hasPrefix("2,1,") && lines[1].contains(",sell,ACME,1,19.50,19.50,0.00,0.00,"))
+            #expect(lines[2].contains(",buy,ACME,3,19.50,-58.50,0.00,,"))
+            let bad = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/activities?format=xml",
+                                            token: player.accessToken)
+            #expect(bad.status == 400)
+        }
+    }
+
+    @Test func rejectedOrdersComeBackWithClearCodes() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let cases: [(String, Int64, String, Int, String)] = [
+                ("buy", 1, "ZZZZ", 422, "unknown_symbol"),
+                ("buy", 1, "NOPX", 422, "no_price"),
+                ("buy", 300, "MSFT", 422, "insufficient_funds"),
+                ("sell", 1, "MSFT", 422, "insufficient_shares"),
+                ("buy", 0, "MSFT", 422, "quantity_out_of_range"),
+                ("buy", -3, "MSFT", 422, "quantity_out_of_range"),
+                ("buy", 1, "not a symbol", 400, "validation_failed"),
+                ("hold", 1, "MSFT", 400, "validation_failed"),
+            ]
+            for (side, quantity, symbol, status, code) in cases {
+                let reply = try await server.order(player, side, quantity, symbol)
+                #expect(reply.status == status && reply.errorCode == code, "\(side) \(quantity) \(symbol): \(reply.text)")
+            }
+            let fractional = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,
+                                                   body: #"{"symbol":"MSFT","side":"buy","quantity":1.5}"#)
+            #expect(fractional.status == 400 && fractional.errorCode == "validation_failed")
+            let limit = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,
+                                              body: #"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit"}"#)
+            #expect(limit.status == 400)
+            let summary = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)", token: player.accessToken)
+                .decode(PortfolioDTO.self)
+            #expect(summary.cash == "100000.00")
+        }
+    }
+
+    @Test func idempotencyKeysExecuteOnceAndRefuseAChangedBody() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let first = try await server.order(player, "buy", 2, "MSFT", idempotencyKey: "abc-123")
+            let again = try await server.order(player, "buy", 2, "MSFT", idempotencyKey: "abc-123")
+            #expect(first.status == 201 && again.status == 201)
+            #expect(first.body == again.body)
+            let changed = try await server.order(player, "buy", 3, "MSFT", idempotencyKey: "abc-123")
+            #expect(changed.status == 409 && changed.errorCode == "idempotency_key_reused")
+            let positions = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/positions",
+                                                  token: player.accessToken).decode(PositionList.self)
+            #expect(positions.positions.first?.quantity == 2)
+            // Keys belong to their user: someone else may use the same key.
+            let other = try await server.register()
+            #expect(try await server.order(other, "buy", 2, "MSFT", idempotencyKey: "abc-123").status == 201)
+        }
+    }
+
+    @Test func clientOrderIDsAreUniquePerPortfolio() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let first = try await server.order(player, "buy", 1, "MSFT", clientOrderId: "my-1")
+            #expect(try first.decode(OrderDTO.self).clientOrderId == "my-1")
+            let second = try await server.order(player, "buy", 1, "MSFT", clientOrderId: "my-1")
+            #expect(second.status == 409 && second.errorCode == "duplicate_client_order_id")
+        }
+    }
+
+    @Test func portfoliosCanBeCreatedRenamedResetAndDeleted() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let created = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                                json: CreatePortfolioRequest(name: "  Growth  ", startingCash: "25000"))
+            #expect(created.status == 201)
+            let growth = try created.decode(PortfolioDTO.self)
+            #expect(growth.name == "Growth" && growth.startingCash == "25000.00" && growth.cash == "25000.00")
+
+            for (cash, status) in [("999.99", 422), ("10000000.01", 422), ("lots", 422), ("10000000", 201)] {
+                let reply = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                                  json: CreatePortfolioRequest(name: "Cash \(cash)", startingCash: cash))
+                #expect(reply.status == status, "\(cash): \(reply.text)")
+            }
+            let duplicate = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                                  json: CreatePortfolioRequest(name: "growth"))
+            #expect(duplicate.status == 409 && duplicate.errorCode == "portfolio_name_taken")
+            let blank = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken, json: CreatePortfolioRequest(name: "   "))
+            #expect(blank.status == 422 && blank.errorCode == "invalid_name")
+
+            let renamed = try await server.send(.PATCH, "/api/v1/portfolios/\(growth.id)", token: player.accessToken,
+                                                json: UpdatePortfolioRequest(name: "Value"))
+            #expect(try renamed.decode(PortfolioDTO.self).name == "Value")
+            let sneaky = try await server.send(.PATCH, "/api/v1/portfolios/\(growth.id)", token: player.accessToken,
+                                               body: #"{"name":"Rich","cash":"99999999.00"}"#)
+            #expect(sneaky.status == 400 && sneaky.errorCode == "validation_failed")
+
+            _ = try await server.order(player, "buy", 10, "ACME", portfolio: growth.id)
+            let reset = try await server.send(.POST, "/api/v1/portfolios/\(growth.id)/reset", token: player.accessToken)
+                .decode(PortfolioDTO.self)
+            #expect(reset.period == 2 && reset.cash == "25000.00" && reset.holdingsCount == 0)
+            let old = try await server.send(.GET, "/api/v1/portfolios/\(growth.id)/activities?period=1", token: player.accessToken)
+                .decode(ActivityPage.self)
+            #expect(old.activities.count == 1)
+            let current = try await server.send(.GET, "/api/v1/portfolios/\(growth.id)/activities", token: player.accessToken)
+                .decode(ActivityPage.self)
+            #expect(current.activities.isEmpty)
+
+            #expect(try await server.send(.DELETE, "/api/v1/portfolios/\(growth.id)", token: player.accessToken).status == 204)
+            #expect(try await server.send(.GET, "/api/v1/portfolios/\(growth.id)", token: player.accessToken).status == 404)
+        }
+    }
+
+    @Test func withoutMarketDataOrdersAreRefusedWith503() async throws {
+        try await withServer(marketData: false) { server in
+            let player = try await server.register()
+            let reply = try await server.order(player, "buy", 1, "MSFT")
+            #expect(reply.status == 503 && reply.errorCode == "market_data_unavailable")
+            let summary = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)", token: player.accessToken)
+                .decode(PortfolioDTO.self)
+            #expect(summary.marketData == MarketDataDTO(source: "none", simulated: false, available: false))
+        }
+    }
+
+    @Test func fiftySimultaneousHTTPBuysNeverOverdraw() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let created = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                                json: CreatePortfolioRequest(name: "Small", startingCash: "1000"))
+            let small = try created.decode(PortfolioDTO.self).id
+            // Each buy costs 3 × 19.50 = 58.50; 1000 / 58.50 → 17 fit.
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try await server.order(player, "buy", 3, "ACME", portfolio: small).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 17)
+            #expect(statuses.filter { $0 == 422 }.count == 33)
+            let summary = try await server.send(.GET, "/api/v1/portfolios/\(small)", token: player.accessToken).decode(PortfolioDTO.self)
+            #expect(summary.cash == "5.50")
+        }
+    }
+}

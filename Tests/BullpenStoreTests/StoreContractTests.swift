@@ -1,0 +1,275 @@
+import BullpenCore
+import Foundation
+import Testing
+@testable import BullpenStore
+
+/// The store's contract, run against SQLite and PostgreSQL alike.
+@Suite("Store contract")
+struct StoreContractTests {
+    @Test(arguments: TestDatabases.kinds)
+    func registeringCreatesAMainPortfolioWithAHundredThousandDollars(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser("Alice")
+            #expect(main.name == "Main")
+            #expect(main.startingCash == Money(dollars: 100_000))
+            #expect(main.cash == Money(dollars: 100_000))
+            #expect(main.period == 1)
+            #expect(try await store.user(usernameKey: "alice")?.id == user.id)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func usernamesAreUniqueIgnoringCase(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            _ = try await store.makeUser("Alice")
+            await #expect(throws: StoreError.usernameTaken) { try await store.makeUser("aLiCe") }
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func portfolioNamesAreUniquePerOwnerAndCapped(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (alice, _) = try await store.makeUser()
+            let (bob, _) = try await store.makeUser()
+            _ = try await store.createPortfolio(owner: alice.id, name: "Growth", startingCash: Money(dollars: 5_000))
+            await #expect(throws: StoreError.portfolioNameTaken) {
+                try await store.createPortfolio(owner: alice.id, name: "GROWTH", startingCash: Money(dollars: 5_000))
+            }
+            _ = try await store.createPortfolio(owner: bob.id, name: "Growth", startingCash: Money(dollars: 5_000))
+            for n in 3...BullpenStore.maxPortfoliosPerUser {
+                _ = try await store.createPortfolio(owner: alice.id, name: "P\(n)", startingCash: Money(dollars: 1_000))
+            }
+            await #expect(throws: StoreError.tooManyPortfolios(limit: 20)) {
+                try await store.createPortfolio(owner: alice.id, name: "One too many", startingCash: Money(dollars: 1_000))
+            }
+            #expect(try await store.portfolios(owner: alice.id).count == 20)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func buysAndPartialSellsKeepTheBooksBalanced(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            try await store.trade(.buy, 10, "MSFT", at: "100.0001", in: main.id, owner: user.id)
+            try await store.trade(.buy, 7, "MSFT", at: "103.3333", in: main.id, owner: user.id)
+            try await store.trade(.buy, 100, "KO", at: "25.03", in: main.id, owner: user.id)
+            let sell = try await store.trade(.sell, 5, "MSFT", at: "110", in: main.id, owner: user.id)
+            try await store.trade(.sell, 12, "MSFT", at: "90.5", in: main.id, owner: user.id)
+
+            // basis 10 × 100.0001 = 1000.00 and 7 × 103.3333 = 723.33 → 1723.33 for 17; 5 sold carry 506.86
+            #expect(sell.realizedPnL == Money(cents: 55_000 - 50_686))
+            let state = try await store.state(of: main.id, owner: user.id)
+            #expect(state.book.positions[Symbol("MSFT")!] == nil)
+            #expect(state.book.positions[Symbol("KO")!]?.quantity == 100)
+            // realized over the round trip: proceeds 550 + 1086 - basis 1723.33
+            #expect(state.realizedPnL == Money(cents: 55_000 + 108_600 - 172_333))
+            try await store.expectBalancedBooks(main.id, owner: user.id, prices: ["KO": "26"])
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func rejectedOrdersChangeNothing(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            await #expect(throws: OrderRejection.insufficientFunds(required: Money(dollars: 100_001), available: Money(dollars: 100_000))) {
+                try await store.trade(.buy, 1, "BRK-A", at: "100001", in: main.id, owner: user.id)
+            }
+            await #expect(throws: OrderRejection.insufficientShares(requested: 1, held: 0)) {
+                try await store.trade(.sell, 1, "MSFT", at: "10", in: main.id, owner: user.id)
+            }
+            let state = try await store.state(of: main.id, owner: user.id)
+            #expect(state.book.cash == Money(dollars: 100_000))
+            #expect(try await store.activities(of: main.id, owner: user.id, periods: .all, limit: 10, cursor: nil).items.isEmpty)
+            try await store.expectBalancedBooks(main.id, owner: user.id)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func activitiesPageNewestFirstWithACursor(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            for i in 1...7 { try await store.trade(.buy, Int64(i), "AAPL", at: "10", in: main.id, owner: user.id) }
+            var sequences: [Int64] = []
+            var cursor: String? = nil
+            repeat {
+                let page = try await store.activities(of: main.id, owner: user.id, periods: .current, limit: 3, cursor: cursor)
+                sequences += page.items.map(\.sequence)
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(sequences == [7, 6, 5, 4, 3, 2, 1])
+
+            let orders = try await store.orders(of: main.id, owner: user.id, limit: 5, cursor: nil)
+            #expect(orders.items.count == 5 && orders.nextCursor != nil)
+            let rest = try await store.orders(of: main.id, owner: user.id, limit: 5, cursor: orders.nextCursor)
+            #expect(rest.items.count == 2 && rest.nextCursor == nil)
+            #expect(Set((orders.items + rest.items).map(\.quantity)) == Set(1...7))
+            await #expect(throws: StoreError.invalidCursor) {
+                try await store.activities(of: main.id, owner: user.id, periods: .current, limit: 3, cursor: "garbage!")
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func anIdempotencyKeyExecutesOnceAndRefusesADifferentRequest(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            let request = OrderRequest(symbol: Symbol("MSFT")!, side: .buy, quantity: 3)
+            let claim = IdempotencyClaim(key: "key-1", requestHash: "hash-a")
+            let respond: @Sendable (OrderRecord) throws -> StoredResponse = { StoredResponse(status: 201, body: "order \($0.id)") }
+            let first = try await store.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "10")!,
+                                                   idempotency: claim, response: respond)
+            guard case .executed(let order, _) = first else { Issue.record("first must execute"); return }
+            let second = try await store.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "11")!,
+                                                    idempotency: claim, response: respond)
+            guard case .replayed(let stored) = second else { Issue.record("second must replay"); return }
+            #expect(stored == StoredResponse(status: 201, body: "order \(order.id)"))
+            await #expect(throws: StoreError.idempotencyKeyReused) {
+                try await store.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "10")!,
+                                           idempotency: IdempotencyClaim(key: "key-1", requestHash: "hash-b"), response: respond)
+            }
+            #expect(try await store.state(of: main.id, owner: user.id).book.quantity(of: Symbol("MSFT")!) == 3)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func concurrentRetriesWithOneKeyExecuteOnce(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, openAnother in
+            let (user, main) = try await store.makeUser()
+            let other = try openAnother()
+            let request = OrderRequest(symbol: Symbol("MSFT")!, side: .buy, quantity: 1)
+            let claim = IdempotencyClaim(key: "retry", requestHash: "same")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<10 {
+                    let target = i.isMultiple(of: 2) ? store : other
+                    group.addTask {
+                        _ = try await target.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "10")!,
+                                                        idempotency: claim, response: { StoredResponse(status: 201, body: "\($0.id)") })
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.state(of: main.id, owner: user.id).book.quantity(of: Symbol("MSFT")!) == 1)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func clientOrderIDsAreUniquePerPortfolioForever(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id, clientOrderID: "mine-1")
+            await #expect(throws: StoreError.duplicateClientOrderID("mine-1")) {
+                try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id, clientOrderID: "mine-1")
+            }
+            _ = try await store.resetPortfolio(main.id, owner: user.id) { _ in Money(dollars: 100_000) }
+            await #expect(throws: StoreError.duplicateClientOrderID("mine-1")) {
+                try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id, clientOrderID: "mine-1")
+            }
+            let other = try await store.createPortfolio(owner: user.id, name: "Other", startingCash: Money(dollars: 1_000))
+            try await store.trade(.buy, 1, "MSFT", at: "10", in: other.id, owner: user.id, clientOrderID: "mine-1")
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func resetStartsANewPeriodAndKeepsTheOldOne(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            try await store.trade(.buy, 10, "MSFT", at: "100", in: main.id, owner: user.id)
+            try await store.trade(.sell, 4, "MSFT", at: "150", in: main.id, owner: user.id)
+            let reset = try await store.resetPortfolio(main.id, owner: user.id) { state in
+                state.book.cash + Money(dollars: 6 * 160)
+            }
+            #expect(reset.period == 2)
+            #expect(reset.cash == Money(dollars: 100_000))
+            let state = try await store.state(of: main.id, owner: user.id)
+            #expect(state.book.positions.isEmpty && state.realizedPnL == .zero)
+
+            let closed = try await store.closedPeriods(of: main.id, owner: user.id)
+            #expect(closed.count == 1)
+            #expect(closed[0].realizedPnL == Money(dollars: 200))
+            #expect(closed[0].endingCash == Money(dollars: 100_000 - 1_000 + 600))
+            #expect(closed[0].endingEquity == Money(dollars: 100_000 - 1_000 + 600 + 960))
+
+            let all = try await store.activities(of: main.id, owner: user.id, periods: .all, limit: 10, cursor: nil)
+            #expect(all.items.count == 2)
+            #expect(try await store.activities(of: main.id, owner: user.id, periods: .current, limit: 10, cursor: nil).items.isEmpty)
+            #expect(try await store.activities(of: main.id, owner: user.id, periods: .number(1), limit: 10, cursor: nil).items.count == 2)
+
+            try await store.trade(.buy, 1, "KO", at: "50", in: main.id, owner: user.id)
+            try await store.expectBalancedBooks(main.id, owner: user.id)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func otherPeoplesPortfoliosAreNotFound(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (alice, main) = try await store.makeUser()
+            let (bob, _) = try await store.makeUser()
+            _ = alice
+            await #expect(throws: StoreError.notFound("Portfolio")) { try await store.portfolio(main.id, owner: bob.id) }
+            await #expect(throws: StoreError.notFound("Portfolio")) {
+                try await store.trade(.buy, 1, "MSFT", at: "1", in: main.id, owner: bob.id)
+            }
+            await #expect(throws: StoreError.notFound("Portfolio")) { try await store.deletePortfolio(main.id, owner: bob.id) }
+            await #expect(throws: StoreError.notFound("Portfolio")) {
+                try await store.renamePortfolio(main.id, owner: bob.id, to: "Mine now")
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func deletingAPortfolioRemovesItsHistory(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, _) = try await store.makeUser()
+            let extra = try await store.createPortfolio(owner: user.id, name: "Scratch", startingCash: Money(dollars: 2_000))
+            try await store.trade(.buy, 2, "MSFT", at: "10", in: extra.id, owner: user.id)
+            try await store.deletePortfolio(extra.id, owner: user.id)
+            await #expect(throws: StoreError.notFound("Portfolio")) { try await store.portfolio(extra.id, owner: user.id) }
+            let leftovers = try await store.sql(store.db).raw("SELECT COUNT(*) AS n FROM journal_entries").first()?
+                .decode(column: "n", as: Int.self)
+            #expect(leftovers == 0)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func refreshTokensRotateAndReuseEndsTheSession(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, _) = try await store.makeUser()
+            let session = try await store.createSession(for: user.id, refreshTokenHash: "t1")
+            let rotated = try await store.rotateRefreshToken(presentedHash: "t1", newHash: "t2")
+            #expect(rotated.user == user.id && rotated.session == session)
+            #expect(try await store.activeSessionOwner(session) == user.id)
+            await #expect(throws: StoreError.refreshTokenReused) {
+                try await store.rotateRefreshToken(presentedHash: "t1", newHash: "t3")
+            }
+            #expect(try await store.activeSessionOwner(session) == nil)
+            await #expect(throws: StoreError.invalidRefreshToken) {
+                try await store.rotateRefreshToken(presentedHash: "t2", newHash: "t4")
+            }
+            await #expect(throws: StoreError.invalidRefreshToken) {
+                try await store.rotateRefreshToken(presentedHash: "never-issued", newHash: "t5")
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func revokedSessionsStayRevoked(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, _) = try await store.makeUser()
+            let session = try await store.createSession(for: user.id, refreshTokenHash: "a")
+            try await store.revokeSession(session, reason: "logout")
+            #expect(try await store.activeSessionOwner(session) == nil)
+            await #expect(throws: StoreError.invalidRefreshToken) {
+                try await store.rotateRefreshToken(presentedHash: "a", newHash: "b")
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func migratingTwiceIsHarmless(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            #expect(try await store.pendingMigrations().isEmpty)
+            try await store.migrate()
+            try await store.ping()
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import BullpenCore
+import Foundation
+import Logging
+import Testing
+@testable import BullpenStore
+
+/// The databases every store test runs against: a real SQLite file in a temp directory, and a
+/// real PostgreSQL database (created for the test, dropped after) when
+/// `BULLPEN_TEST_POSTGRES_URL` is set. `BULLPEN_REQUIRE_POSTGRES=1` (CI) makes a missing server
+/// a failure instead of a skip.
+enum DatabaseKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+enum TestDatabases {
+    static let postgresURL = ProcessInfo.processInfo.environment["BULLPEN_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let postgresRequired = ProcessInfo.processInfo.environment["BULLPEN_REQUIRE_POSTGRES"] == "1"
+
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "bullpen.test.store")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// The kinds to run; PostgreSQL is left out, with a line saying so, when no server is configured.
+    static let kinds: [DatabaseKind] = {
+        if postgresURL != nil || postgresRequired { return [.sqlite, .postgres] }
+        print("note: PostgreSQL store suites skipped: BULLPEN_TEST_POSTGRES_URL is not set (scripts/test starts a server)")
+        return [.sqlite]
+    }()
+
+    /// Opens a fresh, migrated database of `kind`, runs `body` with a way to open more stores on
+    /// the same database (as other server processes would), and removes the database after.
+    static func withStore<T: Sendable>(
+        _ kind: DatabaseKind, ids: any IDSource = RandomIDSource(), time: any TimeSource = SystemTimeSource(),
+        _ body: (_ store: BullpenStore, _ openAnother: () throws -> BullpenStore) async throws -> T
+    ) async throws -> T {
+        let backend: BullpenStore.Backend
+        var cleanup: () async throws -> Void
+        switch kind {
+        case .sqlite:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-test-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            backend = .sqlite(path: dir.appendingPathComponent("test.sqlite").path)
+            cleanup = { try? FileManager.default.removeItem(at: dir) }
+        case .postgres:
+            let adminURL = try #require(postgresURL, "BULLPEN_TEST_POSTGRES_URL must be set (BULLPEN_REQUIRE_POSTGRES=1)")
+            let name = "bp_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+            let admin = try BullpenStore(backend: .postgres(url: adminURL), logger: quietLogger, maxConnectionsPerEventLoop: 1)
+            try await admin.sql(admin.db).raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            await admin.shutdown()
+            var components = URLComponents(string: adminURL)!
+            components.path = "/" + name
+            backend = .postgres(url: components.string!)
+            cleanup = {
+                let admin = try BullpenStore(backend: .postgres(url: adminURL), logger: quietLogger, maxConnectionsPerEventLoop: 1)
+                try await admin.sql(admin.db).raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+                await admin.shutdown()
+            }
+        }
+        var opened: [BullpenStore] = []
+        func open() throws -> BullpenStore {
+            let store = try BullpenStore(backend: backend, ids: ids, time: time, logger: quietLogger)
+            opened.append(store)
+            return store
+        }
+        do {
+            let store = try open()
+            try await store.migrate()
+            let result = try await body(store, open)
+            for store in opened { await store.shutdown() }
+            try await cleanup()
+            return result
+        } catch {
+            for store in opened { await store.shutdown() }
+            try? await cleanup()
+            throw error
+        }
+    }
+}
+
+extension BullpenStore {
+    /// Registers a user (with a dummy hash) and returns it with its "Main" portfolio.
+    func makeUser(_ name: String = "user-\(UUID().uuidString.prefix(8))") async throws -> (UserRecord, PortfolioRecord) {
+        let user = try await createUser(username: name, usernameKey: name.lowercased(), passwordHash: "x")
+        let main = try await portfolios(owner: user.id)[0]
+        return (user, main)
+    }
+
+    /// A market order at `price` without idempotency.
+    @discardableResult
+    func trade(_ side: OrderSide, _ quantity: Int64, _ symbol: String, at price: String, in portfolio: PortfolioID,
+               owner: UserID, clientOrderID: String? = nil) async throws -> OrderRecord {
+        let request = OrderRequest(symbol: Symbol(symbol)!, side: side, quantity: quantity, clientOrderID: clientOrderID)
+        let outcome = try await placeOrder(request, in: portfolio, owner: owner, price: Price(parsing: price)!,
+                                           idempotency: nil, response: { _ in StoredResponse(status: 201, body: "") })
+        guard case .executed(let order, _) = outcome else { Issue.record("expected an execution"); throw CancellationError() }
+        return order
+    }
+
+    /// Checks every accounting invariant of the portfolio's current period.
+    func expectBalancedBooks(_ portfolio: PortfolioID, owner: UserID, prices: [String: String] = [:],
+                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let quotes = Dictionary(uniqueKeysWithValues: prices.map { (Symbol($0.key)!, Price(parsing: $0.value)!) })
+        let snapshot = try await auditSnapshot(of: portfolio, owner: owner, prices: quotes)
+        let violations = Invariants.check(snapshot)
+        #expect(violations.isEmpty, "\(violations)", sourceLocation: sourceLocation)
+    }
+}
