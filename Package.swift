@@ -66,8 +66,9 @@ let package = Package(
         .executableTarget(
             name: "bullpen-bench",
             dependencies: [
-                "BullpenServer", "BullpenAPI",
+                "BullpenServer", "BullpenAPI", "BullpenStore", "BullpenMarketData",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -1,0 +1,170 @@
+import ArgumentParser
+import AsyncHTTPClient
+import BullpenAPI
+import BullpenMarketData
+import BullpenServer
+import BullpenStore
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// `bullpen-bench`: load figures for the server, measured over real HTTP on loopback.
+@main
+struct BullpenBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bullpen-bench",
+        abstract: "Benchmarks of the Bullpen server (build with -c release).",
+        subcommands: [Orders.self])
+}
+
+struct Orders: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start the server on a fresh SQLite file, place N market orders from C concurrent clients, then read portfolios; print throughput and latency.")
+
+    @Option(help: "Market orders to place in all.") var orders = 2_000
+    @Option(help: "Concurrent clients (each a player with its own portfolio).") var clients = 16
+    @Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
+    var marketData: String?
+    @Flag(help: "All clients trade in one portfolio (measures contention on one book).") var sharedPortfolio = false
+    @Option(help: "DATABASE_URL-style PostgreSQL URL to bench instead of SQLite.") var postgres: String?
+
+    func run() async throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .error
+            return handler
+        }
+        let packDirectory = try Self.packDirectory(marketData)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        var config = ServerConfiguration()
+        config.dataDirectory = directory
+        config.port = 0
+        config.bcryptCost = 12
+        let store = try BullpenStore(backend: postgres.map { .postgres(url: $0) } ?? .sqlite(path: config.sqlitePath), logger: logger)
+        try await store.migrate()
+        let pack = try PackMarketData(directory: packDirectory)
+        let app = try await BullpenApp.make(configuration: config, store: store, marketData: pack, environment: .production)
+        app.logger = logger
+        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+        let port = app.http.server.shared.localAddress?.port ?? 0
+        let base = "http://127.0.0.1:\(port)"
+        let client = HTTPClient(eventLoopGroupProvider: .singleton,
+                                configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * 2)))
+        do {
+            print("Bullpen bench: \(orders) market orders from \(clients) clients, \(postgres == nil ? "SQLite (WAL)" : "PostgreSQL"), \(sharedPortfolio ? "one shared portfolio" : "one portfolio per client"), server \(base)")
+            var players: [(token: String, portfolio: String)] = []
+            let registerStart = ContinuousClock.now
+            for i in 0..<clients {
+                if sharedPortfolio, let first = players.first { players.append(first); continue }
+                let auth: AuthResponse = try await Self.call(client, .POST, base + "/api/v1/auth/register", token: nil,
+                                                             body: Credentials(username: "bench\(i)", password: "bench passphrase \(i)"), expect: 201)
+                let list: PortfolioList = try await Self.call(client, .GET, base + "/api/v1/portfolios", token: auth.tokens.accessToken,
+                                                             body: Optional<Credentials>.none, expect: 200)
+                players.append((auth.tokens.accessToken, list.portfolios[0].id))
+            }
+            print(String(format: "registered %d player(s) with bcrypt cost 12 in %.2f s", sharedPortfolio ? 1 : clients,
+                         (ContinuousClock.now - registerStart).seconds))
+
+            let symbols = ["AAPL", "MSFT", "KO", "JPM", "XOM", "PG", "JNJ", "DIS"]
+            let players_ = players
+            let orderStats = try await Self.measure(total: orders, clients: clients) { client_, n in
+                let player = players_[client_]
+                // Buy two, sell one: positions grow slowly, every sell has shares behind it.
+                let side = n % 3 == 2 ? "sell" : "buy"
+                let symbol = symbols[(n / 3) % symbols.count]
+                let _: OrderDTO = try await Self.call(client, .POST, base + "/api/v1/portfolios/\(player.portfolio)/orders",
+                                                      token: player.token,
+                                                      body: PlaceOrderRequest(symbol: symbol, side: side, quantity: 1), expect: 201)
+            }
+            orderStats.print(title: "POST /api/v1/portfolios/{id}/orders")
+
+            let readStats = try await Self.measure(total: orders, clients: clients) { client_, _ in
+                let player = players_[client_]
+                let _: PortfolioDTO = try await Self.call(client, .GET, base + "/api/v1/portfolios/\(player.portfolio)",
+                                                          token: player.token, body: Optional<Credentials>.none, expect: 200)
+            }
+            readStats.print(title: "GET /api/v1/portfolios/{id}")
+        } catch {
+            try? await client.shutdown()
+            await app.server.shutdown()
+            try? await app.asyncShutdown()
+            await store.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+        await store.shutdown()
+    }
+
+    static func packDirectory(_ option: String?) throws -> URL {
+        let candidates = [option, ProcessInfo.processInfo.environment["BULLPEN_MARKET_DATA"], "../shared/market-data"].compactMap { $0 }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/universe.csv") }) else {
+            throw ValidationError("no data pack: pass --market-data DIR or set BULLPEN_MARKET_DATA")
+        }
+        return URL(fileURLWithPath: found)
+    }
+
+    struct Stats {
+        var latencies: [Double]   // milliseconds
+        var seconds: Double
+
+        func print(title: String) {
+            let sorted = latencies.sorted()
+            func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            Swift.print(String(format: "%@: %d requests in %.2f s = %.0f req/s; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                               title, sorted.count, seconds, Double(sorted.count) / seconds,
+                               percentile(0.50), percentile(0.99), sorted.last ?? 0))
+        }
+    }
+
+    /// Runs `total` calls spread over `clients` concurrent loops, timing each.
+    static func measure(total: Int, clients: Int, _ call: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> Stats {
+        let start = ContinuousClock.now
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for c in 0..<clients {
+                group.addTask {
+                    var mine: [Double] = []
+                    var n = c
+                    while n < total {
+                        let began = ContinuousClock.now
+                        try await call(c, n)
+                        mine.append((ContinuousClock.now - began).seconds * 1000)
+                        n += clients
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: [Double]()) { $0 += $1 }
+        }
+        return Stats(latencies: latencies, seconds: (ContinuousClock.now - start).seconds)
+    }
+
+    static func call<Body: Encodable & Sendable, Result: Decodable>(
+        _ client: HTTPClient, _ method: HTTPMethod, _ url: String, token: String?, body: Body?, expect: Int
+    ) async throws -> Result {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: try APIContract.makeEncoder().encode(body)))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 4 << 20)
+        guard Int(response.status.code) == expect else {
+            throw ValidationError("\(method) \(url) answered \(response.status.code): \(String(buffer: bytes))")
+        }
+        return try APIContract.makeDecoder().decode(Result.self, from: Data(buffer: bytes))
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
