@@ -2,7 +2,7 @@ import Foundation
 
 /// A typed identifier: `Portfolio.ID` and `User.ID` cannot be mixed up although both wrap a UUID.
 /// On the wire it is an opaque lowercase string.
-public struct TypedID<Entity>: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct TypedID<Entity>: Hashable, Sendable, StringCodable {
     public let uuid: UUID
 
     public init(_ uuid: UUID) { self.uuid = uuid }
@@ -14,13 +14,20 @@ public struct TypedID<Entity>: Hashable, Sendable, Codable, CustomStringConverti
     }
 
     public var description: String { uuid.uuidString.lowercased() }
+}
 
+/// A value whose JSON form is a single string: its `description`, parsed back by `init?(_:)`.
+public protocol StringCodable: Codable, CustomStringConvertible {
+    init?(_ text: String)
+}
+
+extension StringCodable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = TypedID(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an id"))
+        guard let value = Self(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a valid \(Self.self)"))
         }
-        self = id
+        self = value
     }
 
     public func encode(to encoder: any Encoder) throws {

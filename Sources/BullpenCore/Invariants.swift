@@ -12,15 +12,18 @@ public enum Invariants {
         public var fills: [Fill]
         /// Prices for valuing positions; symbols without a price are valued at cost.
         public var prices: [Symbol: Price]
+        /// The realized P&L as stored beside the cash, if it is stored; must equal the journal's.
+        public var realizedPnL: Money?
 
         public init(startingCash: Money, cash: Money, positions: [Position], journal: [JournalEntry],
-                    fills: [Fill], prices: [Symbol: Price]) {
+                    fills: [Fill], prices: [Symbol: Price], realizedPnL: Money? = nil) {
             self.startingCash = startingCash
             self.cash = cash
             self.positions = positions
             self.journal = journal
             self.fills = fills
             self.prices = prices
+            self.realizedPnL = realizedPnL
         }
     }
 
@@ -63,8 +66,12 @@ public enum Invariants {
             fail("replaying the journal gives cash \(replayed.cash) and \(replayed.positions.values.sorted { $0.symbol < $1.symbol }), stored state differs")
         }
 
+        let journalRealized = snapshot.journal.reduce(Money.zero) { $0 + $1.realizedPnL }
+        if let stored = snapshot.realizedPnL, stored != journalRealized {
+            fail("stored realized P&L \(stored) != journal's \(journalRealized)")
+        }
         let valuation = Valuation(book: stored, quotes: snapshot.prices.mapValues { Quote(price: $0) },
-                                  realizedPnL: snapshot.journal.reduce(.zero) { $0 + $1.realizedPnL })
+                                  realizedPnL: journalRealized)
         if valuation.equity - snapshot.startingCash != valuation.realizedPnL + valuation.unrealizedPnL {
             fail("equity - starting cash \(valuation.equity - snapshot.startingCash) != realized \(valuation.realizedPnL) + unrealized \(valuation.unrealizedPnL)")
         }

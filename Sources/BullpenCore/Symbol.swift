@@ -1,5 +1,5 @@
 /// A ticker symbol, normalised to upper case: `AAPL`, `BRK-B`, `BF.B`.
-public struct Symbol: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct Symbol: Hashable, Comparable, Sendable, StringCodable {
     public let rawValue: String
 
     /// Accepts 1-12 characters of letters, digits, `.` and `-`, starting with a letter or digit;
@@ -21,16 +21,4 @@ public struct Symbol: Hashable, Comparable, Sendable, Codable, CustomStringConve
 
     public static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let symbol = Symbol(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a symbol"))
-        }
-        self = symbol
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -41,7 +41,8 @@ extension BullpenStore {
                 .all(decoding: FillRow.self, with: Self.rowDecoder).map(\.fill)
             return Invariants.Snapshot(
                 startingCash: Money(cents: row.startingCashCents), cash: Money(cents: row.cashCents),
-                positions: try await self.positions(of: row.id, on: db), journal: journal, fills: fills, prices: prices)
+                positions: try await self.positions(of: row.id, on: db), journal: journal, fills: fills, prices: prices,
+                realizedPnL: Money(cents: row.realizedPnlCents))
         }
     }
 }

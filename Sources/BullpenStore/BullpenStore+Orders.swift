@@ -90,7 +90,9 @@ extension BullpenStore {
         try await savePosition(book.positions[fill.symbol] ?? Position(symbol: fill.symbol), in: row.id, now: now, on: db)
 
         let updated = try await sql.update("portfolios")
-            .set("cash_cents", to: book.cash.cents).set("version", to: row.version + 1)
+            .set("cash_cents", to: book.cash.cents)
+            .set("realized_pnl_cents", to: row.realizedPnlCents + fill.realizedPnL.cents)
+            .set("version", to: row.version + 1)
             .set("journal_sequence", to: sequence).set("updated_at", to: now)
             .where("id", .equal, row.id).where("version", .equal, row.version)
             .returning("id").all()

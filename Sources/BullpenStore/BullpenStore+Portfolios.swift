@@ -6,7 +6,8 @@ import Foundation
 extension BullpenStore {
     func newPortfolioRow(owner: UUID, name: String, startingCash: Money, rules: PortfolioRules, now: Date) throws -> PortfolioRow {
         PortfolioRow(id: ids.makeUUID(), userId: owner, name: name, nameKey: name.lowercased(),
-                     startingCashCents: startingCash.cents, cashCents: startingCash.cents, period: 1, version: 1,
+                     startingCashCents: startingCash.cents, cashCents: startingCash.cents, realizedPnlCents: 0,
+                     period: 1, version: 1,
                      journalSequence: 0, clock: PortfolioRow.encodeClock(.live), rules: try PortfolioRow.encodeRules(rules),
                      createdAt: now, updatedAt: now)
     }
@@ -89,13 +90,9 @@ extension BullpenStore {
 
     func state(of row: PortfolioRow, on db: any Database) async throws -> PortfolioState {
         let positions = try await self.positions(of: row.id, on: db)
-        let realized = try await sql(db).select()
-            .column(SQLRaw("COALESCE(CAST(SUM(realized_pnl_cents) AS BIGINT), 0)"), as: "total")
-            .from("journal_entries").where("portfolio_id", .equal, row.id).where("period", .equal, row.period)
-            .first()?.decode(column: "total", as: Int64.self) ?? 0
         let book = Book(startingCash: Money(cents: row.startingCashCents), cash: Money(cents: row.cashCents),
                         positions: Dictionary(positions.map { ($0.symbol, $0) }, uniquingKeysWith: { a, _ in a }))
-        return PortfolioState(portfolio: try row.record(), book: book, realizedPnL: Money(cents: realized))
+        return PortfolioState(portfolio: try row.record(), book: book, realizedPnL: Money(cents: row.realizedPnlCents))
     }
 
     func positions(of portfolio: UUID, on db: any Database) async throws -> [Position] {
@@ -122,7 +119,8 @@ extension BullpenStore {
                 try await self.sql(db).insert(into: "portfolio_periods").model(closed, with: Self.rowEncoder).run()
                 try await self.sql(db).delete(from: "positions").where("portfolio_id", .equal, row.id).run()
                 let updated = try await self.sql(db).update("portfolios")
-                    .set("cash_cents", to: row.startingCashCents).set("period", to: row.period + 1)
+                    .set("cash_cents", to: row.startingCashCents).set("realized_pnl_cents", to: 0)
+                    .set("period", to: row.period + 1)
                     .set("version", to: row.version + 1).set("updated_at", to: now)
                     .where("id", .equal, row.id).where("version", .equal, row.version)
                     .returning("id").all()

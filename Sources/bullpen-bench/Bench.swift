@@ -73,11 +73,12 @@ struct Orders: AsyncParsableCommand {
 
             let symbols = ["AAPL", "MSFT", "KO", "JPM", "XOM", "PG", "JNJ", "DIS"]
             let players_ = players
-            let orderStats = try await Self.measure(total: orders, clients: clients) { client_, n in
+            let orderStats = try await Self.measure(total: orders, clients: clients) { client_, k in
                 let player = players_[client_]
-                // Buy two, sell one: positions grow slowly, every sell has shares behind it.
-                let side = n % 3 == 2 ? "sell" : "buy"
-                let symbol = symbols[(n / 3) % symbols.count]
+                // Buy two, sell one of the same symbol: every sell has shares behind it, even
+                // when all clients share one portfolio.
+                let side = k % 3 == 2 ? "sell" : "buy"
+                let symbol = symbols[(k / 3) % symbols.count]
                 let _: OrderDTO = try await Self.call(client, .POST, base + "/api/v1/portfolios/\(player.portfolio)/orders",
                                                       token: player.token,
                                                       body: PlaceOrderRequest(symbol: symbol, side: side, quantity: 1), expect: 201)
@@ -124,19 +125,21 @@ struct Orders: AsyncParsableCommand {
         }
     }
 
-    /// Runs `total` calls spread over `clients` concurrent loops, timing each.
+    /// Runs `total` calls spread over `clients` concurrent loops, timing each; `call` gets the
+    /// client's number and how many calls that client made before.
     static func measure(total: Int, clients: Int, _ call: @escaping @Sendable (Int, Int) async throws -> Void) async throws -> Stats {
         let start = ContinuousClock.now
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for c in 0..<clients {
                 group.addTask {
                     var mine: [Double] = []
-                    var n = c
+                    var n = c, k = 0
                     while n < total {
                         let began = ContinuousClock.now
-                        try await call(c, n)
+                        try await call(c, k)
                         mine.append((ContinuousClock.now - began).seconds * 1000)
                         n += clients
+                        k += 1
                     }
                     return mine
                 }

@@ -62,3 +62,16 @@ struct InvariantsTests {
         #expect(replayed.positions[msft] == snapshot.positions.first)
     }
 }
+
+extension InvariantsTests {
+    @Test func storedRealizedPnLThatDisagreesWithTheJournalIsReported() throws {
+        var snapshot = try simulate([
+            (OrderRequest(symbol: msft, side: .buy, quantity: 2), "100"),
+            (OrderRequest(symbol: msft, side: .sell, quantity: 1), "110"),
+        ])
+        snapshot.realizedPnL = Money(dollars: 10)
+        #expect(Invariants.check(snapshot).isEmpty)
+        snapshot.realizedPnL = Money(dollars: 11)
+        #expect(Invariants.check(snapshot).contains { $0.description.hasPrefix("stored realized") })
+    }
+}

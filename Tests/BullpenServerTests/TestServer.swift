@@ -48,6 +48,13 @@ final class TestServer: Sendable {
         self.directory = directory
     }
 
+    /// Request logs go to the process-wide handler; keep them to warnings and worse in tests.
+    static let quietProcessLogging: Void = LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .warning
+        return handler
+    }
+
     static let quietLogger: Logger = {
         var logger = Logger(label: "bullpen.test")
         logger.logLevel = .critical
@@ -57,6 +64,7 @@ final class TestServer: Sendable {
     /// Starts a server; `marketData: false` starts it without any.
     static func start(marketData: Bool = true, time: any TimeSource = SystemTimeSource(),
                       configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        _ = quietProcessLogging
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-server-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var config = ServerConfiguration()

@@ -7,6 +7,26 @@ import Testing
 /// instances (as two server processes would be) never overdraw cash nor oversell shares.
 @Suite("Concurrency")
 struct ConcurrencyTests {
+    /// Runs `order` fifty times at once, alternating between two stores; true for each that
+    /// executed, false for each rejected with `code` (any other error fails the test).
+    static func fifty(alternating first: BullpenStore, _ second: BullpenStore, expecting code: String,
+                      _ order: @escaping @Sendable (BullpenStore) async throws -> Void) async throws -> [Bool] {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<50 {
+                let target = i.isMultiple(of: 2) ? first : second
+                group.addTask {
+                    do {
+                        try await order(target)
+                        return true
+                    } catch let rejection as OrderRejection where rejection.code == code {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+    }
+
     @Test(arguments: TestDatabases.kinds)
     func fiftySimultaneousBuysNeverOverdraw(kind: DatabaseKind) async throws {
         try await TestDatabases.withStore(kind) { store, openAnother in
@@ -14,20 +34,8 @@ struct ConcurrencyTests {
             let (user, _) = try await store.makeUser()
             let portfolio = try await store.createPortfolio(owner: user.id, name: "Tight", startingCash: Money(dollars: 1_000))
             // 50 buys of $70 each = $3,500 against $1,000: exactly 14 can succeed.
-            let results = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for i in 0..<50 {
-                    let target = i.isMultiple(of: 2) ? store : other
-                    group.addTask {
-                        do {
-                            try await target.trade(.buy, 7, "MSFT", at: "10", in: portfolio.id, owner: user.id)
-                            return true
-                        } catch let rejection as OrderRejection {
-                            guard case .insufficientFunds = rejection else { throw rejection }
-                            return false
-                        }
-                    }
-                }
-                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            let results = try await Self.fifty(alternating: store, other, expecting: "insufficient_funds") { target in
+                try await target.trade(.buy, 7, "MSFT", at: "10", in: portfolio.id, owner: user.id)
             }
             #expect(results.filter { $0 }.count == 14)
             let state = try await store.state(of: portfolio.id, owner: user.id)
@@ -43,20 +51,8 @@ struct ConcurrencyTests {
             let other = try openAnother()
             let (user, main) = try await store.makeUser()
             try await store.trade(.buy, 30, "KO", at: "50", in: main.id, owner: user.id)
-            let results = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for i in 0..<50 {
-                    let target = i.isMultiple(of: 2) ? store : other
-                    group.addTask {
-                        do {
-                            try await target.trade(.sell, 1, "KO", at: "55", in: main.id, owner: user.id)
-                            return true
-                        } catch let rejection as OrderRejection {
-                            guard case .insufficientShares = rejection else { throw rejection }
-                            return false
-                        }
-                    }
-                }
-                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            let results = try await Self.fifty(alternating: store, other, expecting: "insufficient_shares") { target in
+                try await target.trade(.sell, 1, "KO", at: "55", in: main.id, owner: user.id)
             }
             #expect(results.filter { $0 }.count == 30)
             let state = try await store.state(of: main.id, owner: user.id)

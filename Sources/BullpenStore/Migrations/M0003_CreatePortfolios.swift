@@ -1,7 +1,8 @@
 import FluentKit
 
 /// Portfolios. `version` guards every change of cash or positions (optimistic locking);
-/// `journal_sequence` is the last journal sequence number used.
+/// `journal_sequence` is the last journal sequence number used; `realized_pnl_cents` is the
+/// current period's realized P&L, kept with the cash so that reading it never sums the journal.
 struct M0003_CreatePortfolios: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema("portfolios")
@@ -11,6 +12,7 @@ struct M0003_CreatePortfolios: AsyncMigration {
             .field("name_key", .string, .required)
             .field("starting_cash_cents", .int64, .required)
             .field("cash_cents", .int64, .required)
+            .field("realized_pnl_cents", .int64, .required)
             .field("period", .int, .required)
             .field("version", .int64, .required)
             .field("journal_sequence", .int64, .required)

@@ -40,6 +40,7 @@ struct PortfolioRow: Codable, Sendable {
     var nameKey: String
     var startingCashCents: Int64
     var cashCents: Int64
+    var realizedPnlCents: Int64
     var period: Int
     var version: Int64
     var journalSequence: Int64
