@@ -39,7 +39,7 @@ extension BullpenStore {
     public func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID, price: Price,
                            idempotency: IdempotencyClaim?,
                            response: @escaping @Sendable (OrderRecord) throws -> StoredResponse) async throws -> OrderOutcome {
-        try await portfolioLocks.withLock(id.uuid) {
+        try await portfolioLocks.withLock(writeLockKey(for: id)) {
             try await self.transaction(retryConstraintFailures: true) { db in
                 try await self.placeOrderOnce(request, in: id, owner: owner, price: price, idempotency: idempotency,
                                               response: response, on: db)

@@ -104,7 +104,7 @@ extension BullpenStore {
     /// Starts the portfolio over: cash back to the starting cash, no positions, a new period.
     /// The old period's orders and journal stay, and a summary of it is kept.
     public func resetPortfolio(_ id: PortfolioID, owner: UserID, endingEquity: @escaping @Sendable (PortfolioState) async throws -> Money) async throws -> PortfolioRecord {
-        try await portfolioLocks.withLock(id.uuid) {
+        try await portfolioLocks.withLock(writeLockKey(for: id)) {
             try await self.transaction { db in
                 let row = try await self.portfolioRow(id, owner: owner, on: db)
                 let state = try await self.state(of: row, on: db)

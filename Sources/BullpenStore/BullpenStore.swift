@@ -154,6 +154,15 @@ public final class BullpenStore: Sendable {
         (error as? any DatabaseError)?.isConstraintFailure ?? false
     }
 
+    /// The in-process lock a change of `portfolio` takes. SQLite has one writer at a time anyway,
+    /// so there every change queues on one lock instead of colliding in the database and retrying;
+    /// PostgreSQL writes different portfolios in parallel.
+    func writeLockKey(for portfolio: PortfolioID) -> UUID {
+        backend.isSQLite ? Self.sqliteWriterKey : portfolio.uuid
+    }
+
+    private static let sqliteWriterKey = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
     /// Whether `error` is a unique-constraint failure (for turning it into a domain error).
     func isUniqueViolation(_ error: any Error) -> Bool { Self.isConstraintFailure(error) }
 }

@@ -64,9 +64,10 @@ struct Orders: AsyncParsableCommand {
                 if sharedPortfolio, let first = players.first { players.append(first); continue }
                 let auth: AuthResponse = try await Self.call(client, .POST, base + "/api/v1/auth/register", token: nil,
                                                              body: Credentials(username: "bench\(i)", password: "bench passphrase \(i)"), expect: 201)
-                let list: PortfolioList = try await Self.call(client, .GET, base + "/api/v1/portfolios", token: auth.tokens.accessToken,
-                                                             body: Optional<Credentials>.none, expect: 200)
-                players.append((auth.tokens.accessToken, list.portfolios[0].id))
+                // $10,000,000 so that even one book shared by every client never runs out of cash.
+                let portfolio: PortfolioDTO = try await Self.call(client, .POST, base + "/api/v1/portfolios", token: auth.tokens.accessToken,
+                                                                  body: CreatePortfolioRequest(name: "Bench", startingCash: "10000000"), expect: 201)
+                players.append((auth.tokens.accessToken, portfolio.id))
             }
             print(String(format: "registered %d player(s) with bcrypt cost 12 in %.2f s", sharedPortfolio ? 1 : clients,
                          (ContinuousClock.now - registerStart).seconds))
