@@ -15,12 +15,25 @@ public struct AssetInfo: Sendable, Hashable {
     public var name: String
     public var sector: String?
     public var industry: String?
+    public var exchange: String?
+    public var headquarters: String?
+    public var founded: String?
+    /// A short neutral description, where the source has one.
+    public var description: String?
+    /// A logo image, where the source has one.
+    public var logoURL: String?
 
-    public init(symbol: Symbol, name: String, sector: String? = nil, industry: String? = nil) {
+    public init(symbol: Symbol, name: String, sector: String? = nil, industry: String? = nil, exchange: String? = nil,
+                headquarters: String? = nil, founded: String? = nil, description: String? = nil, logoURL: String? = nil) {
         self.symbol = symbol
         self.name = name
         self.sector = sector
         self.industry = industry
+        self.exchange = exchange
+        self.headquarters = headquarters
+        self.founded = founded
+        self.description = description
+        self.logoURL = logoURL
     }
 }
 

@@ -1,14 +1,13 @@
 import BullpenCore
 import Foundation
-import Synchronization
 
-/// Real daily history from a data pack directory (the format of `shared/market-data`):
-/// `universe.csv` lists the companies, `daily/SYMBOL.csv` holds `date,open,high,low,close,volume`.
+/// Loads a data pack directory (the format of `shared/market-data`) into memory:
+/// `universe.csv` (`symbol,name,sector,industry,headquarters,founded,...`), `daily/SYMBOL.csv`
+/// (`date,open,high,low,close,volume`) and `benchmarks/NAME.csv` (`date,close,volume`).
 ///
-/// The universe is read at start; a symbol's history is read the first time it is asked for and
-/// kept. The data is end-of-day, so "live" means the last close in the pack, and the market is
-/// never open for it.
-public final class PackMarketData: MarketData {
+/// Files are parsed in parallel straight from bytes into columns (``MarketHistory``): the full
+/// real pack (303 symbols, 2.1 million bars) loads in about half a second on two cores.
+public enum PackMarketData {
     public enum LoadError: Error, CustomStringConvertible {
         case missingUniverse(URL)
         case malformedUniverse(line: Int)
@@ -21,72 +20,84 @@ public final class PackMarketData: MarketData {
         }
     }
 
-    public let directory: URL
-    public let sourceName = "pack"
-    public let isSimulated = false
-    private let universe: [Symbol: AssetInfo]
-    private let cache = Mutex<[Symbol: DailySeries]>([:])
+    /// What a load found: the source, and the lines it had to skip.
+    public struct Loaded: Sendable {
+        public var source: HistoricalMarketData
+        public var problems: [LineProblem]
+    }
 
-    /// Opens the pack at `directory`; throws if `universe.csv` is missing or malformed.
-    public init(directory: URL) throws {
-        self.directory = directory
-        let universeURL = directory.appendingPathComponent("universe.csv")
-        guard let text = try? String(contentsOf: universeURL, encoding: .utf8) else {
-            throw LoadError.missingUniverse(directory)
+    /// Loads the pack; `progress` is called with (files done, files in all).
+    public static func load(directory: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Loaded {
+        let assets = try readUniverse(directory)
+        let daily = directory.appendingPathComponent("daily")
+        let total = assets.count
+        let results = try await withThrowingTaskGroup(of: (Symbol, ColumnBuilder, [LineProblem]).self) { group in
+            for asset in assets {
+                group.addTask {
+                    let url = daily.appendingPathComponent("\(asset.symbol.rawValue).csv")
+                    guard let data = try? Data(contentsOf: url) else { return (asset.symbol, ColumnBuilder(), []) }
+                    var problems: [LineProblem] = []
+                    let columns = PackFormat.parseDaily(data, file: "daily/\(asset.symbol.rawValue).csv", problems: &problems)
+                    return (asset.symbol, columns, problems)
+                }
+            }
+            var results: [(Symbol, ColumnBuilder, [LineProblem])] = []
+            results.reserveCapacity(total)
+            for try await result in group {
+                results.append(result)
+                progress?(results.count, total)
+            }
+            return results
         }
-        var universe: [Symbol: AssetInfo] = [:]
+        let history = MarketHistory(series: results.map { ($0.0, $0.1) })
+        var problems = results.flatMap(\.2)
+        var benchmarks: [String: MarketHistory] = [:]
+        let benchmarkDirectory = directory.appendingPathComponent("benchmarks")
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: benchmarkDirectory.path)) ?? [] where file.hasSuffix(".csv") {
+            let name = String(file.dropLast(4)).uppercased()
+            guard let symbol = Symbol(name), let data = try? Data(contentsOf: benchmarkDirectory.appendingPathComponent(file)) else { continue }
+            benchmarks[name] = MarketHistory(series: [(symbol, parseBenchmark(data, file: "benchmarks/\(file)", problems: &problems))])
+        }
+        let source = HistoricalMarketData(
+            sourceName: "pack", simulated: false,
+            description: "Real end-of-day prices from the data pack at \(directory.path), adjusted for splits and dividends.",
+            assets: assets, history: history, benchmarks: benchmarks)
+        return Loaded(source: source, problems: problems)
+    }
+
+    /// `universe.csv`: one asset per line.
+    static func readUniverse(_ directory: URL) throws -> [AssetInfo] {
+        let url = directory.appendingPathComponent("universe.csv")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw LoadError.missingUniverse(directory) }
+        var assets: [AssetInfo] = []
         for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() where number > 0 {
             let fields = CSVLine.fields(line)
-            guard fields.count >= 4, let symbol = Symbol(fields[0]) else {
+            guard fields.count >= 4, let symbol = Symbol(fields[0]), !fields[1].isEmpty else {
                 throw LoadError.malformedUniverse(line: number + 1)
             }
-            universe[symbol] = AssetInfo(symbol: symbol, name: fields[1],
-                                         sector: fields[2].isEmpty ? nil : fields[2],
-                                         industry: fields[3].isEmpty ? nil : fields[3])
+            func field(_ i: Int) -> String? { i < fields.count && !fields[i].isEmpty ? fields[i] : nil }
+            assets.append(AssetInfo(symbol: symbol, name: fields[1], sector: field(2), industry: field(3),
+                                    headquarters: field(4), founded: field(5)))
         }
-        self.universe = universe
+        return assets
     }
 
-    /// Every symbol in the pack.
-    public var symbols: [Symbol] { universe.keys.sorted() }
-
-    public func asset(_ symbol: Symbol) async throws -> AssetInfo? { universe[symbol] }
-
-    public func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
-        guard universe[symbol] != nil, let series = try series(symbol), !series.dates.isEmpty else { return nil }
-        switch clock {
-        case .live:
-            return series.quote(at: series.dates.count - 1)
-        case .replay(let date):
-            return series.lastIndex(onOrBefore: SessionDate(date)).map(series.quote(at:))
+    /// `date,close,volume` rows of a benchmark.
+    static func parseBenchmark(_ data: Data, file: String, problems: inout [LineProblem]) -> ColumnBuilder {
+        var builder = ColumnBuilder(capacity: data.count / 30)
+        var found: [LineProblem] = []
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            ByteParsing.forEachLine(bytes) { line, fields in
+                guard fields.count >= 2, let date = ByteParsing.date(bytes, fields[0]),
+                      let close = ByteParsing.decimal(bytes, fields[1], scale: 4)
+                else { return found.append(LineProblem(file: file, line: line, reason: "malformed")) }
+                let volume = fields.count > 2 ? ByteParsing.decimal(bytes, fields[2], scale: 0) ?? 0 : 0
+                let price = Price(ticks: close)
+                builder.append(DailyBar(date: date, open: price, high: price, low: price, close: price, volume: volume))
+            }
         }
-    }
-
-    public func isMarketOpen(at instant: Date) async -> Bool { false }
-
-    /// The daily series of `symbol`, read from its file on first use.
-    public func series(_ symbol: Symbol) throws -> DailySeries? {
-        if let cached = cache.withLock({ $0[symbol] }) { return cached }
-        let url = directory.appendingPathComponent("daily").appendingPathComponent("\(symbol.rawValue).csv")
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let series = try PackMarketData.parseDaily(Data(contentsOf: url))
-        cache.withLock { $0[symbol] = series }
-        return series
-    }
-
-    /// Parses `date,open,high,low,close,volume` rows; rows that do not parse are skipped.
-    static func parseDaily(_ data: Data) -> DailySeries {
-        var series = DailySeries()
-        series.dates.reserveCapacity(data.count / 40)
-        series.closes.reserveCapacity(data.count / 40)
-        let text = String(decoding: data, as: UTF8.self)
-        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard fields.count >= 5, let date = SessionDate(iso: fields[0]),
-                  let close = Price(parsing: String(fields[4])) else { continue }
-            series.dates.append(date)
-            series.closes.append(close.ticks)
-        }
-        return series
+        problems += found
+        return builder
     }
 }

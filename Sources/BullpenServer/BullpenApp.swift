@@ -1,4 +1,5 @@
 import BullpenCore
+import BullpenMarketData
 import BullpenStore
 import Foundation
 import NIOPosix
@@ -8,7 +9,7 @@ import Vapor
 public enum BullpenApp {
     /// A configured application, not yet serving. The caller owns `store` and shuts it down after
     /// the application.
-    public static func make(configuration: ServerConfiguration, store: BullpenStore, marketData: (any MarketData)?,
+    public static func make(configuration: ServerConfiguration, store: BullpenStore, marketData: (any MarketDataSource)?,
                             time: any TimeSource = SystemTimeSource(),
                             environment: Environment = .development) async throws -> Application {
         let app = try await Application.make(environment)
@@ -22,7 +23,7 @@ public enum BullpenApp {
     }
 
     static func configure(_ app: Application, configuration: ServerConfiguration, store: BullpenStore,
-                          marketData: (any MarketData)?, time: any TimeSource) throws {
+                          marketData: (any MarketDataSource)?, time: any TimeSource) throws {
         let secret = try SigningSecret.load(configuration)
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),

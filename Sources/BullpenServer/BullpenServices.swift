@@ -1,4 +1,5 @@
 import BullpenCore
+import BullpenMarketData
 import BullpenStore
 import Foundation
 import Vapor
@@ -7,7 +8,7 @@ import Vapor
 /// injected, so tests can pin the clock and ids.
 struct BullpenServices: Sendable {
     let store: BullpenStore
-    let marketData: (any MarketData)?
+    let marketData: (any MarketDataSource)?
     let tokens: AccessTokens
     let hasher: PasswordHasher
     let throttle: LoginThrottle
@@ -20,7 +21,7 @@ struct BullpenServices: Sendable {
                          available: marketData != nil)
     }
 
-    func requireMarketData() throws -> any MarketData {
+    func requireMarketData() throws -> any MarketDataSource {
         guard let marketData else { throw APIError.marketDataUnavailable }
         return marketData
     }

@@ -46,11 +46,13 @@ public enum ServerRunner {
         }
         logger.notice("database: \(store.backend)")
 
-        var marketData: (any MarketData)?
+        var marketData: (any MarketDataSource)?
         if let directory = config.marketDataDirectory {
-            let pack = try PackMarketData(directory: directory)
-            logger.notice("market data: real daily history from \(directory.path) (\(pack.symbols.count) symbols)")
-            marketData = pack
+            let started = ContinuousClock.now
+            let loaded = try await PackMarketData.load(directory: directory)
+            for problem in loaded.problems.prefix(20) { logger.warning("market data: skipped \(problem)") }
+            logger.notice("market data: real daily history from \(directory.path): \(loaded.source.history.symbols.count) symbols, \(loaded.source.history.barCount) bars in \(ContinuousClock.now - started)")
+            marketData = loaded.source
         } else {
             logger.warning("market data: none configured (use --market-data DIR or BULLPEN_MARKET_DATA); orders will be rejected with 503 market_data_unavailable")
         }

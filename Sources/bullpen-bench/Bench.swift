@@ -15,7 +15,7 @@ struct BullpenBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bullpen-bench",
         abstract: "Benchmarks of the Bullpen server (build with -c release).",
-        subcommands: [Orders.self])
+        subcommands: [Orders.self, Pack.self])
 }
 
 struct Orders: AsyncParsableCommand {
@@ -48,7 +48,7 @@ struct Orders: AsyncParsableCommand {
         config.bcryptCost = 12
         let store = try BullpenStore(backend: postgres.map { .postgres(url: $0) } ?? .sqlite(path: config.sqlitePath), logger: logger)
         try await store.migrate()
-        let pack = try PackMarketData(directory: packDirectory)
+        let pack = try await PackMarketData.load(directory: packDirectory).source
         let app = try await BullpenApp.make(configuration: config, store: store, marketData: pack, environment: .production)
         app.logger = logger
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
@@ -171,4 +171,45 @@ struct Orders: AsyncParsableCommand {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+struct Pack: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load the whole data pack into memory; print the time and the resident memory it took.")
+
+    @Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
+    var marketData: String?
+    @Option(help: "Loads to time (the best and the median are printed).") var runs = 5
+
+    func run() async throws {
+        let directory = try Orders.packDirectory(marketData)
+        let before = Self.memory()
+        var seconds: [Double] = []
+        var keep: HistoricalMarketData?
+        for _ in 0..<runs {
+            keep = nil
+            let start = ContinuousClock.now
+            let loaded = try await PackMarketData.load(directory: directory)
+            seconds.append((ContinuousClock.now - start).seconds)
+            keep = loaded.source
+        }
+        let after = Self.memory()
+        guard let source = keep else { return }
+        seconds.sort()
+        print(String(format: "pack %@: %d symbols, %d bars, %d benchmark series",
+                     directory.path, source.history.symbols.count, source.history.barCount, source.benchmarks.count))
+        print(String(format: "load time: best %.3f s, median %.3f s over %d runs", seconds[0], seconds[seconds.count / 2], runs))
+        print(String(format: "columns: %.1f MB; resident memory: %.1f MB before, %.1f MB after (peak %.1f MB)",
+                     Double(source.history.columnBytes) / 1e6, before.resident, after.resident, after.peak))
+    }
+
+    /// Resident and peak resident set size in MB, from /proc/self/status.
+    static func memory() -> (resident: Double, peak: Double) {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+        func value(_ key: String) -> Double {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
+            return (Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0) / 1024
+        }
+        return (value("VmRSS:"), value("VmHWM:"))
+    }
 }

@@ -74,7 +74,7 @@ final class TestServer: Sendable {
         configure(&config)
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath), time: time, logger: quietLogger)
         try await store.migrate()
-        let source: (any MarketData)? = marketData ? try PackMarketData(directory: try TinyPack.write(in: directory)) : nil
+        let source: (any MarketDataSource)? = marketData ? try await PackMarketData.load(directory: try TinyPack.write(in: directory)).source : nil
         let app = try await BullpenApp.make(configuration: config, store: store, marketData: source, time: time,
                                             environment: .testing)
         app.logger = quietLogger

@@ -1,8 +1,7 @@
-import BullpenCore
 import Foundation
 
 /// A session date as a day number (days since 1970-01-01, UTC), compact and easy to compare.
-public struct SessionDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct SessionDate: Hashable, Comparable, Sendable, Strideable, CustomStringConvertible {
     public var day: Int32
 
     public init(day: Int32) { self.day = day }
@@ -40,6 +39,24 @@ public struct SessionDate: Hashable, Comparable, Sendable, CustomStringConvertib
 
     public static func < (lhs: SessionDate, rhs: SessionDate) -> Bool { lhs.day < rhs.day }
 
+    public init(year: Int, month: Int, day: Int) {
+        self.day = Int32(SessionDate.daysFromCivil(year: year, month: month, day: day))
+    }
+
+    /// Year, month (1-12) and day of the month.
+    public var components: (year: Int, month: Int, day: Int) { SessionDate.civil(fromDays: Int(day)) }
+
+    /// 0 = Sunday ... 6 = Saturday.
+    public var weekday: Int { Int(((Int64(day) % 7) + 11) % 7) }
+
+    public var isWeekend: Bool { weekday == 0 || weekday == 6 }
+
+    /// The date `days` later (earlier when negative).
+    public func adding(days: Int) -> SessionDate { SessionDate(day: day + Int32(days)) }
+
+    public func distance(to other: SessionDate) -> Int { Int(other.day - day) }
+    public func advanced(by n: Int) -> SessionDate { adding(days: n) }
+
     // Howard Hinnant's days_from_civil / civil_from_days.
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
@@ -64,29 +81,3 @@ public struct SessionDate: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 }
 
-/// A symbol's daily history in columns: dates and closes (four-place ticks), ascending.
-public struct DailySeries: Sendable {
-    public var dates: [SessionDate]
-    public var closes: [Int64]
-
-    public init(dates: [SessionDate] = [], closes: [Int64] = []) {
-        self.dates = dates
-        self.closes = closes
-    }
-
-    /// Index of the last session on or before `date`, or nil if the series starts later.
-    public func lastIndex(onOrBefore date: SessionDate) -> Int? {
-        var low = 0, high = dates.count
-        while low < high {
-            let mid = (low + high) / 2
-            if dates[mid] <= date { low = mid + 1 } else { high = mid }
-        }
-        return low == 0 ? nil : low - 1
-    }
-
-    /// The quote at index `i`: its close, and the close before it.
-    public func quote(at i: Int) -> Quote {
-        Quote(price: Price(ticks: closes[i]), previousClose: i > 0 ? Price(ticks: closes[i - 1]) : nil,
-              asOf: dates[i].date)
-    }
-}

@@ -1,0 +1,74 @@
+import BullpenCore
+import Foundation
+
+/// A market data source backed by daily history held in memory: the real data pack, or the demo
+/// exchange's generated history. "Live" stands on the latest session it has; a replay clock on
+/// the last session on or before its date.
+public final class HistoricalMarketData: MarketDataSource {
+    public let sourceName: String
+    public let isSimulated: Bool
+    public let history: MarketHistory
+    public let benchmarks: [String: MarketHistory]
+    private let assets: [Symbol: AssetInfo]
+    private let calendar = TradingCalendar()
+    private let describe: String
+
+    public init(sourceName: String, simulated: Bool, description: String, assets: [AssetInfo],
+                history: MarketHistory, benchmarks: [String: MarketHistory]) {
+        self.sourceName = sourceName
+        self.isSimulated = simulated
+        self.describe = description
+        self.assets = Dictionary(assets.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
+        self.history = history
+        self.benchmarks = benchmarks
+    }
+
+    public func status() async -> SourceStatus {
+        SourceStatus(source: sourceName, asOf: history.lastSession?.date, delayed: true, simulated: isSimulated,
+                     description: describe)
+    }
+
+    public func listing() async throws -> [AssetInfo] { assets.values.sorted { $0.symbol < $1.symbol } }
+
+    public func asset(_ symbol: Symbol) async throws -> AssetInfo? { assets[symbol] }
+
+    public func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
+        history.quote(symbol, onOrBefore: limit(clock))
+    }
+
+    /// Daily data has no session in progress.
+    public func isMarketOpen(at instant: Date) async -> Bool { false }
+
+    public func dailyBars(_ symbol: Symbol, from start: SessionDate?, through end: SessionDate?,
+                          asOf clock: PortfolioClock) async throws -> [DailyBar] {
+        history.bars(symbol, from: start, through: Self.earlier(end, limit(clock)))
+    }
+
+    public func benchmarkBars(_ name: String, from start: SessionDate?, through end: SessionDate?,
+                              asOf clock: PortfolioClock) async throws -> [DailyBar]? {
+        guard let series = benchmarks[name.uppercased()], let symbol = series.symbols.first else { return nil }
+        return series.bars(symbol, from: start, through: Self.earlier(end, limit(clock)))
+    }
+
+    public func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? {
+        guard let last = history.lastSession else { return nil }
+        guard let bound = limit(clock) else { return last }
+        return min(last, calendar.tradingDay(onOrBefore: bound))
+    }
+
+    /// The last date `clock` may see (nil: no limit).
+    private func limit(_ clock: PortfolioClock) -> SessionDate? {
+        switch clock {
+        case .live: nil
+        case .replay(let date): SessionDate(date)
+        }
+    }
+
+    private static func earlier(_ a: SessionDate?, _ b: SessionDate?) -> SessionDate? {
+        switch (a, b) {
+        case let (a?, b?): min(a, b)
+        case let (a?, nil): a
+        case let (nil, b): b
+        }
+    }
+}

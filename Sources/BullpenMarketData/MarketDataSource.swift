@@ -1,0 +1,40 @@
+import BullpenCore
+import Foundation
+
+/// Where prices come from and how fresh they are, for `GET /api/v1/market/status` and the banner
+/// every client shows ("demo market, simulated prices").
+public struct SourceStatus: Sendable, Hashable {
+    /// `pack`, `demo`, `stooq`, `finnhub`, ...
+    public var source: String
+    /// The time of the newest price.
+    public var asOf: Date?
+    public var delayed: Bool
+    public var simulated: Bool
+    /// One sentence for people.
+    public var description: String
+
+    public init(source: String, asOf: Date?, delayed: Bool, simulated: Bool, description: String) {
+        self.source = source
+        self.asOf = asOf
+        self.delayed = delayed
+        self.simulated = simulated
+        self.description = description
+    }
+}
+
+/// A full market data source: the trading core's ``MarketData`` plus what research needs
+/// (listing, history, benchmarks). The data pack, the demo exchange and the live providers all
+/// implement it, and one contract suite tests them alike.
+public protocol MarketDataSource: MarketData {
+    func status() async -> SourceStatus
+    /// Every listed asset, by symbol.
+    func listing() async throws -> [AssetInfo]
+    /// Daily bars of `symbol` between two dates (both optional and included), never past `clock`.
+    func dailyBars(_ symbol: Symbol, from start: SessionDate?, through end: SessionDate?,
+                   asOf clock: PortfolioClock) async throws -> [DailyBar]
+    /// A benchmark's daily closes (`SPX`: the S&P 500), or nil when the source has none by that name.
+    func benchmarkBars(_ name: String, from start: SessionDate?, through end: SessionDate?,
+                       asOf clock: PortfolioClock) async throws -> [DailyBar]?
+    /// The session date that `clock` stands on for this source (for `live`: its latest session).
+    func sessionDate(asOf clock: PortfolioClock) async -> SessionDate?
+}
