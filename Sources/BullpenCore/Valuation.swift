@@ -6,15 +6,24 @@ public struct Quote: Sendable, Hashable {
     public var previousClose: Price?
     /// When `price` was observed (the session date for daily data).
     public var asOf: Date?
+    /// Shares traded in the session so far, where known.
+    public var volume: Int64?
 
-    public init(price: Price, previousClose: Price? = nil, asOf: Date? = nil) {
+    public init(price: Price, previousClose: Price? = nil, asOf: Date? = nil, volume: Int64? = nil) {
         self.price = price
         self.previousClose = previousClose
         self.asOf = asOf
+        self.volume = volume
     }
 
     /// Price change since the previous close, per share.
     public var change: Price? { previousClose.map { Price(ticks: price.ticks - $0.ticks) } }
+
+    /// Change since the previous close in percent, to two places.
+    public var changePercent: Percent? {
+        guard let previousClose, previousClose.ticks != 0 else { return nil }
+        return Percent(hundredths: FixedPoint.divideRounded((price.ticks - previousClose.ticks) * 10_000, by: previousClose.ticks))
+    }
 }
 
 /// A position valued at a quote.

@@ -114,7 +114,7 @@ public struct MarketHistory: Sendable {
         guard let p = position(of: symbol, onOrBefore: date) else { return nil }
         return Quote(price: Price(ticks: closes[p]),
                      previousClose: hasPrevious(p, of: symbol) ? Price(ticks: closes[p - 1]) : nil,
-                     asOf: SessionDate(day: dates[p]).date)
+                     asOf: SessionDate(day: dates[p]).date, volume: volumes[p])
     }
 
     /// `symbol`'s bars from `start` through `end` (both optional), ascending.

@@ -40,13 +40,14 @@ public enum BullpenApp {
 
         app.middleware = Middlewares()
         app.middleware.use(RequestLogMiddleware())
-        app.middleware.use(SecurityHeadersMiddleware())
+        app.middleware.use(SecurityHeadersMiddleware(simulatedMarket: marketData?.isSimulated ?? false))
         app.middleware.use(ErrorEnvelopeMiddleware())
 
         try app.register(collection: SystemRoutes())
         let v1 = app.grouped("api", "v1")
         try v1.register(collection: AuthRoutes())
         try v1.register(collection: PortfolioRoutes())
+        try v1.register(collection: MarketRoutes())
     }
 }
 

@@ -41,10 +41,16 @@ struct RequestLogMiddleware: AsyncMiddleware {
     }
 }
 
-/// Security headers on every response.
+/// Security headers on every response, and, while the demo exchange is active, the
+/// `X-Market-Data: demo market, simulated prices` label that every client can show.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
+    var simulatedMarket = false
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let response = try await next.respond(to: request)
+        if simulatedMarket {
+            response.headers.replaceOrAdd(name: "X-Market-Data", value: MarketRoutes.demoLabel)
+        }
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
         if request.url.path.hasPrefix("/api/") {

@@ -61,8 +61,8 @@ final class TestServer: Sendable {
         return logger
     }()
 
-    /// Starts a server; `marketData: false` starts it without any.
-    static func start(marketData: Bool = true, time: any TimeSource = SystemTimeSource(),
+    /// Starts a server on the tiny pack, on the pack at `packDirectory`, or (`marketData: false`) without any.
+    static func start(marketData: Bool = true, packDirectory: URL? = nil, time: any TimeSource = SystemTimeSource(),
                       configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         _ = quietProcessLogging
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-server-test-\(UUID().uuidString)")
@@ -74,7 +74,8 @@ final class TestServer: Sendable {
         configure(&config)
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath), time: time, logger: quietLogger)
         try await store.migrate()
-        let source: (any MarketDataSource)? = marketData ? try await PackMarketData.load(directory: try TinyPack.write(in: directory)).source : nil
+        let source: (any MarketDataSource)? = marketData
+            ? try await PackMarketData.load(directory: try packDirectory ?? TinyPack.write(in: directory)).source : nil
         let app = try await BullpenApp.make(configuration: config, store: store, marketData: source, time: time,
                                             environment: .testing)
         app.logger = quietLogger
@@ -132,10 +133,10 @@ final class TestServer: Sendable {
 }
 
 /// Runs `body` against a fresh server and always stops it.
-func withServer(marketData: Bool = true, time: any TimeSource = SystemTimeSource(),
+func withServer(marketData: Bool = true, packDirectory: URL? = nil, time: any TimeSource = SystemTimeSource(),
                 configure: (inout ServerConfiguration) -> Void = { _ in },
                 _ body: (TestServer) async throws -> Void) async throws {
-    let server = try await TestServer.start(marketData: marketData, time: time, configure: configure)
+    let server = try await TestServer.start(marketData: marketData, packDirectory: packDirectory, time: time, configure: configure)
     do {
         try await body(server)
     } catch {
@@ -146,7 +147,8 @@ func withServer(marketData: Bool = true, time: any TimeSource = SystemTimeSource
 }
 
 /// A small data pack in the real pack's format, with made-up prices:
-/// MSFT closes 395.50 then 400.00; ACME 20.00 then 19.50; NOPX is listed without history.
+/// MSFT closes 395.50 then 400.00; ACME 20.00 then 19.50; NOPX is listed without history;
+/// the SPX benchmark has three days.
 enum TinyPack {
     static func write(in parent: URL) throws -> URL {
         let pack = parent.appendingPathComponent("pack")
@@ -171,6 +173,15 @@ enum TinyPack {
         2024-01-03,20,20,19.4,19.5,700
 
         """.write(to: daily.appendingPathComponent("ACME.csv"), atomically: true, encoding: .utf8)
+        let benchmarks = pack.appendingPathComponent("benchmarks")
+        try FileManager.default.createDirectory(at: benchmarks, withIntermediateDirectories: true)
+        try """
+        date,close,volume
+        2023-12-29,4700,100
+        2024-01-02,4710.5,120
+        2024-01-03,4690.25,130
+
+        """.write(to: benchmarks.appendingPathComponent("SPX.csv"), atomically: true, encoding: .utf8)
         return pack
     }
 }
