@@ -54,7 +54,11 @@ public enum ServerRunner {
             logger.notice("market data: real daily history from \(directory.path): \(loaded.source.history.symbols.count) symbols, \(loaded.source.history.barCount) bars in \(ContinuousClock.now - started)")
             marketData = loaded.source
         } else {
-            logger.warning("market data: none configured (use --market-data DIR or BULLPEN_MARKET_DATA); orders will be rejected with 503 market_data_unavailable")
+            let started = ContinuousClock.now
+            let demo = DemoExchange()
+            let companies = try await demo.listing().count
+            logger.notice("market data: DEMO MARKET, SIMULATED PRICES: \(companies) invented companies, history generated in \(ContinuousClock.now - started) (use --market-data DIR for real prices)")
+            marketData = demo
         }
 
         let environment = Environment(name: config.mode.rawValue, arguments: ["bullpen"])

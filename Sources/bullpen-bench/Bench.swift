@@ -15,7 +15,7 @@ struct BullpenBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bullpen-bench",
         abstract: "Benchmarks of the Bullpen server (build with -c release).",
-        subcommands: [Orders.self, Pack.self])
+        subcommands: [Orders.self, Pack.self, Demo.self])
 }
 
 struct Orders: AsyncParsableCommand {
@@ -211,5 +211,26 @@ struct Pack: AsyncParsableCommand {
             return (Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0) / 1024
         }
         return (value("VmRSS:"), value("VmHWM:"))
+    }
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate the demo exchange; print the time it takes and its calibration against the real pack's figures.")
+
+    func run() async throws {
+        let start = ContinuousClock.now
+        let demo = DemoExchange()
+        let seconds = (ContinuousClock.now - start).seconds
+        let companies = try await demo.listing().count
+        print(String(format: "demo exchange: %d companies, %d daily bars generated in %.3f s", companies, demo.history.barCount, seconds))
+        let measured = try await demo.calibration()
+        print("sector                      volatility (demo / real)   correlation (demo / real)   kurtosis   clustering")
+        for (sector, target) in DemoExchange.calibrationTargets.sorted(by: { $0.key < $1.key }) {
+            guard let stats = measured[sector] else { continue }
+            print(sector.padding(toLength: 27, withPad: " ", startingAt: 0) + String(format: " %6.3f / %5.3f              %5.2f / %4.2f                 %5.1f      %5.2f",
+                         stats.volatility, target.volatility, stats.correlation, target.correlation,
+                         stats.kurtosis, stats.clustering))
+        }
     }
 }

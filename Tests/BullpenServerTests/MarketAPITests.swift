@@ -205,3 +205,40 @@ struct RealPackResearchTests {
         }
     }
 }
+
+@Suite("The demo exchange over HTTP")
+struct DemoExchangeAPITests {
+    /// Tuesday 14 October 2025, 14:00 in New York: the session is on.
+    static let inSession = TradingCalendar.instant(SessionDate(year: 2025, month: 10, day: 14), 14, 0)
+
+    @Test func everythingIsLabelledSimulated() async throws {
+        try await withServer(demo: true, time: FixedTimeSource(Self.inSession)) { server in
+            let status = try await server.send(.GET, "/api/v1/market/status").decode(MarketStatusDTO.self)
+            #expect(status.source == "demo" && status.simulated && status.label == "demo market, simulated prices")
+            #expect(status.sessionDate == "2025-10-14" && !status.delayed)
+            for path in ["/health", "/api/v1/assets", "/nope"] {
+                #expect(try await server.send(.GET, path).headers.first(name: "X-Market-Data") == "demo market, simulated prices")
+            }
+            let assets = try await server.send(.GET, "/api/v1/assets?limit=100").decode(AssetPageDTO.self)
+            #expect(assets.simulated && (38...45).contains(assets.total))
+        }
+    }
+
+    @Test func playersTradeDemoCompaniesAtTheCurrentTick() async throws {
+        let clock = FixedTimeSource(Self.inSession)
+        try await withServer(demo: true, time: clock) { server in
+            let player = try await server.register()
+            let quote = try await server.send(.GET, "/api/v1/quotes?symbols=HMCR").decode(QuoteListDTO.self).quotes[0]
+            let order = try await server.order(player, "buy", 10, "HMCR").decode(OrderDTO.self)
+            #expect(order.fillPrice == quote.price)
+            let movers = try await server.send(.GET, "/api/v1/market/movers?list=most-active").decode(MoversDTO.self)
+            #expect(movers.session == "2025-10-14" && movers.assets.count == 10)
+            let bars = try await server.send(.GET, "/api/v1/assets/HMCR/bars?range=5D").decode(BarSeriesDTO.self)
+            #expect(bars.bars.count == 5 && bars.bars.last?.date == "2025-10-14" && bars.bars.last?.close == quote.price)
+            let detail = try await server.send(.GET, "/api/v1/assets/HMCR").decode(AssetDetailDTO.self)
+            #expect(detail.exchange == "Bullpen Demo Exchange" && detail.description != nil && detail.simulated)
+            let clockReply = try await server.send(.GET, "/api/v1/market/clock").decode(MarketClockDTO.self)
+            #expect(clockReply.isOpen)
+        }
+    }
+}
