@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "bullpen",
             dependencies: [
-                "BullpenServer", "BullpenStore",
+                "BullpenServer", "BullpenStore", "BullpenMarketData", "BullpenCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -9,7 +9,7 @@ struct Bullpen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bullpen",
         abstract: "Bullpen, the stock-market simulator.",
-        subcommands: [Serve.self, Migrate.self])
+        subcommands: [Serve.self, Migrate.self, DataCommand.self])
 }
 
 /// Options shared by the commands that touch the data directory or the database.
