@@ -29,7 +29,11 @@ let package = Package(
         // The pure domain: no I/O, no Vapor, no Fluent.
         .target(name: "BullpenCore", swiftSettings: strict),
         // Market data sources behind the core's `MarketData` protocol.
-        .target(name: "BullpenMarketData", dependencies: ["BullpenCore"], swiftSettings: strict),
+        .target(
+            name: "BullpenMarketData",
+            dependencies: ["BullpenCore", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: strict
+        ),
         // Persistence: the only target that imports Fluent.
         .target(
             name: "BullpenStore",
@@ -74,7 +78,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BullpenCoreTests", dependencies: ["BullpenCore"], swiftSettings: strict),
-        .testTarget(name: "BullpenMarketDataTests", dependencies: ["BullpenMarketData", "BullpenCore"], swiftSettings: strict),
+        .testTarget(
+            name: "BullpenMarketDataTests",
+            dependencies: ["BullpenMarketData", "BullpenCore", .product(name: "Vapor", package: "vapor")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "BullpenStoreTests",
             dependencies: ["BullpenStore", "BullpenCore", .product(name: "Logging", package: "swift-log")],

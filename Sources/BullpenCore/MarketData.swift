@@ -50,11 +50,13 @@ public protocol MarketData: Sendable {
     func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote?
     /// Whether the exchange is in a trading session at `instant`.
     func isMarketOpen(at instant: Date) async -> Bool
+    /// Quotes for several symbols at once (sources that batch requests override this); the ones
+    /// without a price are left out.
+    func quotes(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Quote]
 }
 
 extension MarketData {
-    /// Quotes for several symbols; the ones without a price are left out.
-    public func quotes(_ symbols: some Sequence<Symbol>, asOf clock: PortfolioClock) async throws -> [Symbol: Quote] {
+    public func quotes(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Quote] {
         var result: [Symbol: Quote] = [:]
         for symbol in symbols {
             if let quote = try await quote(symbol, asOf: clock) { result[symbol] = quote }

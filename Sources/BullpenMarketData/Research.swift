@@ -50,11 +50,9 @@ public enum BarInterval: String, Sendable, CaseIterable {
 public enum Research {
     /// Every listed asset with its quote as of `clock`.
     public static func snapshots(_ source: any MarketDataSource, asOf clock: PortfolioClock) async throws -> [AssetSnapshot] {
-        var result: [AssetSnapshot] = []
-        for info in try await source.listing() {
-            result.append(AssetSnapshot(info: info, quote: try await source.quote(info.symbol, asOf: clock)))
-        }
-        return result
+        let listing = try await source.listing()
+        let quotes = try await source.quotes(listing.map(\.symbol), asOf: clock)
+        return listing.map { AssetSnapshot(info: $0, quote: quotes[$0.symbol]) }
     }
 
     /// How well `asset` matches `query`: lower is better, nil for no match. Exact symbol, then

@@ -11,6 +11,13 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory = URL(fileURLWithPath: "./data")
     /// A data pack directory (`universe.csv`, `daily/`); nil runs without market data.
     public var marketDataDirectory: URL?
+    /// An online provider for live quotes: `stooq` or `finnhub` (needs ``finnhubKey``); the data
+    /// pack stays the source of the listing and of history.
+    public var quotesProvider: String?
+    /// `FINNHUB_API_KEY`.
+    public var finnhubKey: String?
+    /// The provider's base URL, for proxies and tests (`BULLPEN_PROVIDER_URL`).
+    public var providerURL: String?
     /// `postgres://...` to use PostgreSQL instead of the embedded SQLite file.
     public var databaseURL: String?
     /// The HS256 signing secret of access tokens (`BULLPEN_JWT_SECRET`).
@@ -38,6 +45,14 @@ public struct ServerConfiguration: Sendable {
         if let dir = environment["BULLPEN_DATA_DIR"], !dir.isEmpty { config.dataDirectory = URL(fileURLWithPath: dir) }
         if let dir = environment["BULLPEN_MARKET_DATA"], !dir.isEmpty { config.marketDataDirectory = URL(fileURLWithPath: dir) }
         if let url = environment["DATABASE_URL"], !url.isEmpty { config.databaseURL = url }
+        if let key = environment["FINNHUB_API_KEY"], !key.isEmpty { config.finnhubKey = key }
+        if let url = environment["BULLPEN_PROVIDER_URL"], !url.isEmpty { config.providerURL = url }
+        if let provider = environment["BULLPEN_QUOTES"], !provider.isEmpty {
+            if ["stooq", "finnhub"].contains(provider) { config.quotesProvider = provider } else { problems.append("BULLPEN_QUOTES must be stooq or finnhub, not '\(provider)'") }
+        } else if config.finnhubKey != nil {
+            config.quotesProvider = "finnhub"
+        }
+        if config.quotesProvider == "finnhub" && config.finnhubKey == nil { problems.append("BULLPEN_QUOTES=finnhub needs FINNHUB_API_KEY") }
         if let secret = environment["BULLPEN_JWT_SECRET"], !secret.isEmpty { config.jwtSecret = secret }
         if let mode = environment["BULLPEN_ENV"], !mode.isEmpty {
             if let value = Mode(rawValue: mode) { config.mode = value } else { problems.append("BULLPEN_ENV must be development or production, not '\(mode)'") }

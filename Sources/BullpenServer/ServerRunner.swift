@@ -47,12 +47,22 @@ public enum ServerRunner {
         logger.notice("database: \(store.backend)")
 
         var marketData: (any MarketDataSource)?
+        if config.quotesProvider != nil && config.marketDataDirectory == nil {
+            throw ConfigurationError(problems: ["live quotes from \(config.quotesProvider!) need a data pack for the listing and history: set BULLPEN_MARKET_DATA (import Stooq's bulk download with `bullpen data import stooq`)"])
+        }
         if let directory = config.marketDataDirectory {
             let started = ContinuousClock.now
             let loaded = try await PackMarketData.load(directory: directory)
             for problem in loaded.problems.prefix(20) { logger.warning("market data: skipped \(problem)") }
             logger.notice("market data: real daily history from \(directory.path): \(loaded.source.history.symbols.count) symbols, \(loaded.source.history.barCount) bars in \(ContinuousClock.now - started)")
             marketData = loaded.source
+            if let name = config.quotesProvider {
+                let provider: any QuoteProvider = name == "finnhub"
+                    ? FinnhubProvider(key: config.finnhubKey ?? "", baseURL: config.providerURL ?? "https://finnhub.io")
+                    : StooqProvider(baseURL: config.providerURL ?? "https://stooq.com")
+                marketData = await LiveMarketData(base: loaded.source, cache: ProviderCache(provider: provider))
+                logger.notice("market data: live quotes from \(name)\(provider.delayed ? " (delayed)" : ""), cached and rate-limited to \(provider.requestsPerMinute) requests a minute")
+            }
         } else {
             let started = ContinuousClock.now
             let demo = DemoExchange()

@@ -169,17 +169,18 @@ struct MarketRoutes: RouteCollection {
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !requested.isEmpty else { throw APIError.validation("symbols is required: ?symbols=AAPL,MSFT") }
         guard requested.count <= 100 else { throw APIError.validation("Ask for at most 100 symbols at a time.") }
-        var quotes: [QuoteDTO] = [], unknown: [String] = []
-        var seen = Set<Symbol>()
+        var symbols: [Symbol] = [], unknown: [String] = []
         for text in requested {
             guard let symbol = Symbol(text) else { unknown.append(text); continue }
-            guard seen.insert(symbol).inserted else { continue }
-            if let quote = try await source.quote(symbol, asOf: clock) {
-                quotes.append(QuoteDTO(symbol: symbol, quote: quote))
-            } else {
-                unknown.append(symbol.rawValue)
-            }
+            if !symbols.contains(symbol) { symbols.append(symbol) }
         }
+        // One batched call: providers fetch the missing ones together.
+        let found = try await source.quotes(symbols, asOf: clock)
+        var quotes: [QuoteDTO] = []
+        for symbol in symbols {
+            if let quote = found[symbol] { quotes.append(QuoteDTO(symbol: symbol, quote: quote)) } else { unknown.append(symbol.rawValue) }
+        }
+        unknown.sort { requested.firstIndex(of: $0) ?? 0 < requested.firstIndex(of: $1) ?? 0 }
         return try jsonResponse(QuoteListDTO(quotes: quotes, unknown: unknown, simulated: source.isSimulated))
     }
 

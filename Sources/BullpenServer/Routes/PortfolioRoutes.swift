@@ -277,7 +277,7 @@ struct PortfolioRoutes: RouteCollection {
 func valuation(of state: PortfolioState, services: BullpenServices) async throws -> Valuation {
     var quotes: [Symbol: Quote] = [:]
     if let marketData = services.marketData {
-        quotes = try await marketData.quotes(state.book.positions.keys, asOf: state.portfolio.clock)
+        quotes = try await marketData.quotes(Array(state.book.positions.keys), asOf: state.portfolio.clock)
     }
     return Valuation(book: state.book, quotes: quotes, realizedPnL: state.realizedPnL)
 }
