@@ -53,3 +53,22 @@ public final class SequentialIDSource: IDSource {
         return UUID(uuidString: "00000000-0000-0000-0000-\(padded)")!
     }
 }
+
+/// A clock that starts at `start` and runs `speed` times faster than real time: for watching a
+/// simulated session go by in minutes (demos, stream benchmarks, tests).
+public struct AcceleratedTimeSource: TimeSource {
+    public let start: Date
+    public let speed: Double
+    private let origin = ContinuousClock.now
+
+    public init(start: Date, speed: Double) {
+        self.start = start
+        self.speed = speed
+    }
+
+    public func now() -> Date {
+        let elapsed = ContinuousClock.now - origin
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return start.addingTimeInterval(seconds * speed)
+    }
+}

@@ -48,6 +48,12 @@ public enum BullpenApp {
         try v1.register(collection: AuthRoutes())
         try v1.register(collection: PortfolioRoutes())
         try v1.register(collection: MarketRoutes())
+        try v1.register(collection: StreamRoutes())
+        if let marketData {
+            let hub = QuoteHub(source: marketData, interval: configuration.streamInterval, logger: app.logger)
+            app.quoteHub = hub
+            app.lifecycle.use(QuoteHubLifecycle(hub: hub))
+        }
     }
 }
 
@@ -67,4 +73,10 @@ enum SigningSecret {
         FileManager.default.createFile(atPath: url.path, contents: secret, attributes: [.posixPermissions: 0o600])
         return secret
     }
+}
+
+/// Stops the stream's poller when the application shuts down.
+struct QuoteHubLifecycle: LifecycleHandler {
+    let hub: QuoteHub
+    func shutdownAsync(_ application: Application) async { await hub.stop() }
 }

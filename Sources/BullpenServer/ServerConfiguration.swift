@@ -31,6 +31,13 @@ public struct ServerConfiguration: Sendable {
     public var loginFailuresPerAccount = 5
     public var loginFailuresPerAddress = 20
     public var loginWindow: TimeInterval = 15 * 60
+    /// How often the quote stream asks the market data for changes.
+    public var streamInterval: Duration = .seconds(1)
+    /// Messages a stream client may leave unsent (its socket full) before it is dropped: ten
+    /// polls' worth for a client watching the 100 symbols it may.
+    public var streamMaxBacklog = 1_000
+    /// Browser origins besides the server's own that may open the stream (`BULLPEN_ALLOWED_ORIGINS`, comma-separated).
+    public var allowedOrigins: Set<String> = []
 
     public init() {}
 
@@ -59,6 +66,9 @@ public struct ServerConfiguration: Sendable {
         }
         if let cost = environment["BULLPEN_BCRYPT_COST"], !cost.isEmpty {
             if let value = Int(cost), (4...31).contains(value) { config.bcryptCost = value } else { problems.append("BULLPEN_BCRYPT_COST must be 4...31, not '\(cost)'") }
+        }
+        if let origins = environment["BULLPEN_ALLOWED_ORIGINS"], !origins.isEmpty {
+            config.allowedOrigins = Set(origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
         if let flag = environment["BULLPEN_MIGRATE_ON_START"], !flag.isEmpty {
             config.migrateOnStart = ["1", "true", "yes"].contains(flag.lowercased())

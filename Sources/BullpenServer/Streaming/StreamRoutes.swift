@@ -1,0 +1,157 @@
+import BullpenAPI
+import BullpenCore
+import Foundation
+import Vapor
+
+/// `GET /api/v1/stream`: live quotes over a WebSocket.
+struct StreamRoutes: RouteCollection {
+    static let maxSymbolsPerClient = 100
+    static let authTimeout: Duration = .seconds(10)
+
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("stream", use: connect)
+    }
+
+    @Sendable func connect(req: Request) async throws -> Response {
+        guard let hub = req.application.quoteHub else { throw APIError.marketDataUnavailable }
+        try Self.checkOrigin(req)
+        // A token in the query authenticates at once; otherwise the first message must.
+        var caller: Caller?
+        if let token = req.query[String.self, at: "token"] {
+            caller = try await Self.verify(token, req: req)
+        }
+        let simulated = req.bullpen.marketData?.isSimulated ?? false
+        let maxBacklog = req.bullpen.configuration.streamMaxBacklog
+        let preauthenticated = caller
+        return req.webSocket(maxFrameSize: .init(integerLiteral: 1 << 16), shouldUpgrade: { req in
+            req.eventLoop.makeSucceededFuture([:])
+        }, onUpgrade: { req, socket in
+            // Handlers go on synchronously, before any frame can arrive, and messages are handled
+            // one at a time in the order they came.
+            let (messages, continuation) = AsyncStream<String>.makeStream()
+            socket.onText { _, text in continuation.yield(text) }
+            socket.onClose.whenComplete { _ in continuation.finish() }
+            let subscriber = StreamSubscriber(socket: socket, maxBacklog: maxBacklog)
+            let session = StreamSession(hub: hub, subscriber: subscriber, simulated: simulated, request: req,
+                                        authenticated: preauthenticated != nil)
+            Task {
+                await session.start()
+                for await text in messages { await session.handle(text) }
+                await hub.remove(subscriber.id)
+            }
+        })
+    }
+
+    /// Browsers send `Origin`; only our own site (or the configured ones) may open the stream.
+    /// Clients without an Origin (apps, the CLI) pass.
+    static func checkOrigin(_ req: Request) throws {
+        guard let origin = req.headers.first(name: .origin) else { return }
+        let allowed = req.bullpen.configuration.allowedOrigins
+        if allowed.contains(origin) { return }
+        // Same site: the Origin's host is the host the request was sent to.
+        if let host = req.headers.first(name: .host)?.split(separator: ":").first, let url = URL(string: origin),
+           url.host?.lowercased() == host.lowercased() {
+            return
+        }
+        throw APIError(.forbidden, "origin_not_allowed", "Streams may be opened only from this site.")
+    }
+
+    static func verify(_ token: String, req: Request) async throws -> Caller {
+        guard let claims = try? req.bullpen.tokens.verify(token), let user = UserID(claims.sub),
+              let session = BullpenCore.SessionID(claims.sid),
+              try await req.bullpen.store.activeSessionOwner(session) == user
+        else { throw APIError.unauthorized }
+        return Caller(user: user, session: session)
+    }
+}
+
+/// One client's conversation on the stream.
+actor StreamSession {
+    let hub: QuoteHub
+    let subscriber: StreamSubscriber
+    let simulated: Bool
+    let request: Request
+    var authenticated: Bool
+
+    init(hub: QuoteHub, subscriber: StreamSubscriber, simulated: Bool, request: Request, authenticated: Bool) {
+        self.hub = hub
+        self.subscriber = subscriber
+        self.simulated = simulated
+        self.request = request
+        self.authenticated = authenticated
+    }
+
+    func start() async {
+        await hub.add(subscriber)
+        if authenticated {
+            send(StreamMessage(type: "ready", simulated: simulated))
+        } else {
+            Task { [weak self] in
+                try? await Task.sleep(for: StreamRoutes.authTimeout)
+                await self?.closeIfUnauthenticated()
+            }
+        }
+    }
+
+    private func closeIfUnauthenticated() async {
+        guard !authenticated else { return }
+        send(StreamMessage(type: "error", code: "unauthorized", message: "Authenticate within 10 seconds."))
+        try? await subscriber.socket.close(code: .policyViolation)
+    }
+
+    func handle(_ text: String) async {
+        guard let message = try? JSONDecoder().decode(StreamRequest.self, from: Data(text.utf8)) else {
+            return send(problem("invalid_message", "Messages are JSON objects with a type: auth, subscribe or unsubscribe."))
+        }
+        switch message.type {
+        case "auth":
+            do {
+                _ = try await StreamRoutes.verify(message.token ?? "", req: request)
+                authenticated = true
+                send(StreamMessage(type: "ready", simulated: simulated))
+            } catch {
+                send(problem("unauthorized", "The access token is missing, invalid or expired."))
+            }
+        case "subscribe", "unsubscribe":
+            guard authenticated else { return send(problem("unauthorized", "Send {\"type\":\"auth\",\"token\":...} first.")) }
+            let texts = message.symbols ?? []
+            let symbols = texts.compactMap(Symbol.init)
+            if message.type == "unsubscribe" {
+                await hub.unsubscribe(subscriber.id, from: symbols)
+                return send(StreamMessage(type: "unsubscribed", symbols: symbols.map(\.rawValue)))
+            }
+            let current = await hub.subscriptions(of: subscriber.id)
+            guard current.union(symbols).count <= StreamRoutes.maxSymbolsPerClient else {
+                return send(problem("too_many_symbols", "Subscribe to at most \(StreamRoutes.maxSymbolsPerClient) symbols."))
+            }
+            var known: [Symbol] = [], unknown = texts.filter { Symbol($0) == nil }
+            for symbol in symbols {
+                if (try? await request.bullpen.marketData?.asset(symbol)) != nil { known.append(symbol) } else { unknown.append(symbol.rawValue) }
+            }
+            let quotes = await hub.subscribe(subscriber.id, to: known)
+            send(StreamMessage(type: "subscribed", symbols: known.map(\.rawValue), unknown: unknown))
+            let sentAt = StreamCoding.timestamp()
+            for symbol in known { if let quote = quotes[symbol] { send(StreamMessage(type: "quote", quote: QuoteDTO(symbol: symbol, quote: quote), sentAt: sentAt)) } }
+        default:
+            send(problem("invalid_message", "Unknown message type '\(message.type)'."))
+        }
+    }
+
+    private func problem(_ code: String, _ message: String) -> StreamMessage {
+        StreamMessage(type: "error", code: code, message: message)
+    }
+
+    private func send(_ message: StreamMessage) {
+        if let text = StreamCoding.encode(message) { subscriber.deliver(text) }
+    }
+}
+
+extension Application {
+    private struct QuoteHubKey: StorageKey { typealias Value = QuoteHub }
+
+    /// The stream's hub; nil without market data.
+    var quoteHub: QuoteHub? {
+        get { storage[QuoteHubKey.self] }
+        set { storage[QuoteHubKey.self] = newValue }
+    }
+}
