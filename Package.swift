@@ -70,9 +70,10 @@ let package = Package(
         .executableTarget(
             name: "bullpen-bench",
             dependencies: [
-                "BullpenServer", "BullpenAPI", "BullpenStore", "BullpenMarketData",
+                "BullpenServer", "BullpenAPI", "BullpenStore", "BullpenMarketData", "BullpenCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Vapor", package: "vapor"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

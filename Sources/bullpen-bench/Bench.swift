@@ -15,7 +15,7 @@ struct BullpenBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bullpen-bench",
         abstract: "Benchmarks of the Bullpen server (build with -c release).",
-        subcommands: [Orders.self, Pack.self, Demo.self])
+        subcommands: [Orders.self, Pack.self, Demo.self, Stream.self])
 }
 
 struct Orders: AsyncParsableCommand {
