@@ -56,6 +56,7 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            resources: [.copy("Web")],
             swiftSettings: strict
         ),
         .executableTarget(

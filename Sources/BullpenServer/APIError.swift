@@ -37,7 +37,8 @@ struct APIError: Error, Sendable {
             self.init(.unprocessableEntity, problem.code, problem.message)
         case let error as StoreError:
             let status: HTTPResponseStatus = switch error {
-            case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused: .conflict
+            case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
+                 .watchlistNameTaken, .tooManyWatchlists, .watchlistFull: .conflict
             case .notFound: .notFound
             case .invalidRefreshToken, .refreshTokenReused: .unauthorized
             case .invalidCursor: .badRequest

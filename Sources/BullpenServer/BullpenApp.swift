@@ -42,6 +42,8 @@ public enum BullpenApp {
         app.middleware.use(RequestLogMiddleware())
         app.middleware.use(SecurityHeadersMiddleware(simulatedMarket: marketData?.isSimulated ?? false))
         app.middleware.use(ErrorEnvelopeMiddleware())
+        app.middleware.use(WebAppMiddleware())
+        app.http.server.configuration.responseCompression = .enabled
 
         try app.register(collection: SystemRoutes())
         let v1 = app.grouped("api", "v1")
@@ -49,6 +51,7 @@ public enum BullpenApp {
         try v1.register(collection: PortfolioRoutes())
         try v1.register(collection: MarketRoutes())
         try v1.register(collection: StreamRoutes())
+        try v1.register(collection: WatchlistRoutes())
         if let marketData {
             let hub = QuoteHub(source: marketData, interval: configuration.streamInterval, logger: app.logger)
             app.quoteHub = hub

@@ -63,3 +63,19 @@ enum Cursor {
         return value
     }
 }
+
+extension BullpenStore {
+    /// The current period of a portfolio: when it began, its starting cash and its journal, oldest first.
+    public func currentPeriod(of id: PortfolioID, owner: UserID) async throws -> (startedAt: Date, startingCash: Money, journal: [JournalEntry]) {
+        try await transaction { db in
+            let row = try await self.portfolioRow(id, owner: owner, on: db)
+            let startedAt = try await self.sql(db).select().column("ended_at").from("portfolio_periods")
+                .where("portfolio_id", .equal, row.id).where("period", .equal, row.period - 1)
+                .first()?.decode(column: "ended_at", as: Date.self) ?? row.createdAt
+            let journal = try await self.sql(db).select().column("*").from("journal_entries")
+                .where("portfolio_id", .equal, row.id).where("period", .equal, row.period).orderBy("sequence")
+                .all(decoding: JournalRow.self, with: Self.rowDecoder).map(\.entry)
+            return (startedAt, Money(cents: row.startingCashCents), journal)
+        }
+    }
+}

@@ -9,6 +9,9 @@ public enum StoreError: Error, Sendable, Hashable {
     case invalidRefreshToken
     case refreshTokenReused
     case invalidCursor
+    case watchlistNameTaken
+    case tooManyWatchlists(limit: Int)
+    case watchlistFull(limit: Int)
     /// The store is shut down or the database cannot be reached.
     case unavailable
     /// The database stayed too busy for a change to get through; safe to retry.
@@ -25,6 +28,9 @@ public enum StoreError: Error, Sendable, Hashable {
         case .invalidRefreshToken: "invalid_refresh_token"
         case .refreshTokenReused: "refresh_token_reused"
         case .invalidCursor: "invalid_cursor"
+        case .watchlistNameTaken: "watchlist_name_taken"
+        case .tooManyWatchlists: "too_many_watchlists"
+        case .watchlistFull: "watchlist_full"
         case .contention: "busy"
         case .unavailable: "database_unavailable"
         }
@@ -41,6 +47,9 @@ public enum StoreError: Error, Sendable, Hashable {
         case .invalidRefreshToken: "The refresh token is not valid; log in again."
         case .refreshTokenReused: "This refresh token was already used; the session has been ended for safety. Log in again."
         case .invalidCursor: "The page cursor is not valid; start from the first page."
+        case .watchlistNameTaken: "You already have a watchlist with that name."
+        case .tooManyWatchlists(let limit): "You can have at most \(limit) watchlists."
+        case .watchlistFull(let limit): "A watchlist holds at most \(limit) symbols."
         case .contention: "The server is busy; try again."
         case .unavailable: "The database is not reachable right now."
         }

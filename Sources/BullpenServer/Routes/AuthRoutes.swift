@@ -12,6 +12,34 @@ struct AuthRoutes: RouteCollection {
         auth.post("refresh", use: refresh)
         auth.post("logout", use: logout)
         routes.get("me", use: me)
+        routes.post("me", "password", use: changePassword)
+        routes.delete("me", use: deleteAccount)
+    }
+
+    /// Changes the password after checking the current one; every other session ends.
+    @Sendable func changePassword(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let body = try req.decodeJSON(ChangePasswordRequest.self, allowedKeys: ["currentPassword", "newPassword"])
+        guard let user = try await req.bullpen.store.user(id: caller.user) else { throw APIError.unauthorized }
+        guard try await req.bullpen.hasher.verify(body.currentPassword, against: user.passwordHash) else {
+            throw APIError(.forbidden, "invalid_credentials", "The current password is wrong.")
+        }
+        try AccountRules.validatePassword(body.newPassword, username: user.username)
+        let hash = try await req.bullpen.hasher.hash(body.newPassword)
+        try await req.bullpen.store.updatePassword(of: user.id, hash: hash, keeping: caller.session)
+        return Response(status: .noContent)
+    }
+
+    /// Deletes the account and all its data, after the password confirms it.
+    @Sendable func deleteAccount(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let body = try req.decodeJSON(DeleteAccountRequest.self, allowedKeys: ["password"])
+        guard let user = try await req.bullpen.store.user(id: caller.user) else { throw APIError.unauthorized }
+        guard try await req.bullpen.hasher.verify(body.password, against: user.passwordHash) else {
+            throw APIError(.forbidden, "invalid_credentials", "The password is wrong.")
+        }
+        try await req.bullpen.store.deleteUser(user.id)
+        return Response(status: .noContent)
     }
 
     @Sendable func register(req: Request) async throws -> Response {

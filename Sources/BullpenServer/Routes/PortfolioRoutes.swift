@@ -1,5 +1,6 @@
 import BullpenAPI
 import BullpenCore
+import BullpenMarketData
 import BullpenStore
 import Crypto
 import Foundation
@@ -25,6 +26,67 @@ struct PortfolioRoutes: RouteCollection {
         one.post("orders", use: placeOrder)
         one.get("orders", ":orderId", use: order)
         one.get("activities", use: activities)
+        one.get("history", use: history)
+    }
+
+    /// The equity curve of the current period, one point a session, with the S&P 500 (or the demo
+    /// index) scaled to the same starting value. At most about 500 points.
+    @Sendable func history(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try portfolioID(req)
+        let services = req.bullpen
+        let portfolio = try await services.store.portfolio(id, owner: caller.user)
+        let period = try await services.store.currentPeriod(of: id, owner: caller.user)
+        guard let marketData = services.marketData else {
+            return try jsonResponse(EquityHistoryDTO(startingCash: period.startingCash.decimalString, benchmark: "SPX", points: []))
+        }
+        let calendar = TradingCalendar()
+        let start = TradingCalendar.sessionDate(at: period.startedAt)
+        let last = await marketData.sessionDate(asOf: portfolio.clock) ?? start
+        var dates = last >= start ? calendar.tradingDays(from: start, through: last) : []
+        if dates.isEmpty { dates = [last] }   // a portfolio newer than the data: one point, today's value
+        let symbols = Set(period.journal.compactMap(\.symbol))
+        var closes: [Symbol: [SessionDate: Price]] = [:]
+        for symbol in symbols {
+            let bars = try await marketData.dailyBars(symbol, from: dates.first, through: dates.last, asOf: portfolio.clock)
+            closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+        }
+        let live = try await marketData.quotes(Array(symbols), asOf: portfolio.clock)
+        let benchmark = try await marketData.benchmarkBars("SPX", from: dates.first, through: dates.last, asOf: portfolio.clock) ?? []
+        let benchmarkCloses = Dictionary(benchmark.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+        let firstBenchmark = dates.lazy.compactMap { benchmarkCloses[$0] }.first
+
+        var book = Book(startingCash: period.startingCash)
+        var entries = period.journal[...]
+        var lastPrice: [Symbol: Price] = [:]
+        var lastBenchmark: Price?
+        var points: [EquityPointDTO] = []
+        for (n, date) in dates.enumerated() {
+            // Everything traded up to that session's close (and, on the last point, up to now).
+            let cutoff = n == dates.count - 1 ? Date.distantFuture : (calendar.sessionBounds(on: date)?.close ?? date.date.addingTimeInterval(86_400))
+            while let entry = entries.first, entry.createdAt <= cutoff {
+                if let fill = entry.fill { book.apply(fill) }
+                entries = entries.dropFirst()
+            }
+            for symbol in book.positions.keys {
+                if n == dates.count - 1, let quote = live[symbol] { lastPrice[symbol] = quote.price }
+                else if let close = closes[symbol]?[date] { lastPrice[symbol] = close }
+            }
+            let quotes = lastPrice.mapValues { Quote(price: $0) }
+            let equity = Valuation(book: book, quotes: quotes, realizedPnL: .zero).equity
+            // The benchmark's last close stands until it has a newer one (today's session in progress).
+            lastBenchmark = benchmarkCloses[date] ?? lastBenchmark
+            var scaled: String?
+            if let base = firstBenchmark, let close = lastBenchmark, base.ticks > 0 {
+                scaled = Money(cents: period.startingCash.cents * close.ticks / base.ticks).decimalString
+            }
+            points.append(EquityPointDTO(date: date.description, equity: equity.decimalString, benchmark: scaled))
+        }
+        if points.count > 500 {
+            let step = (points.count + 499) / 500
+            points = points.enumerated().filter { $0.offset % step == 0 || $0.offset == points.count - 1 }.map(\.element)
+        }
+        return try jsonResponse(EquityHistoryDTO(startingCash: period.startingCash.decimalString, benchmark: "SPX", points: points))
     }
 
     // MARK: Portfolios

@@ -8,5 +8,6 @@ extension Migrations {
         M0003_CreatePortfolios(),
         M0004_CreateTrading(),
         M0005_CreateIdempotencyKeys(),
+        M0006_CreateWatchlists(),
     ]
 }

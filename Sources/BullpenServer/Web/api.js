@@ -1,0 +1,91 @@
+// The REST API client: tokens kept in localStorage, refreshed once when an access token expires,
+// requests retried with the same idempotency key when the network drops.
+const KEY = 'bullpen.session';
+
+export class ApiError extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+let session = JSON.parse(localStorage.getItem(KEY) || 'null');
+let refreshing = null;
+const listeners = new Set();
+
+export function currentSession() { return session; }
+export function onSessionChange(listener) { listeners.add(listener); }
+
+function save(next) {
+  session = next;
+  if (next) localStorage.setItem(KEY, JSON.stringify(next)); else localStorage.removeItem(KEY);
+  listeners.forEach((listener) => listener(session));
+}
+
+export function startSession(auth) {
+  save({ user: auth.user, access: auth.tokens.accessToken, refresh: auth.tokens.refreshToken });
+}
+
+export function endSession() { save(null); }
+
+async function refreshTokens() {
+  if (!session?.refresh) throw new ApiError(401, 'unauthorized', 'Please log in again.');
+  refreshing ??= (async () => {
+    try {
+      const response = await fetch('/api/v1/auth/refresh', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refreshToken: session.refresh }),
+      });
+      if (!response.ok) { endSession(); throw new ApiError(401, 'unauthorized', 'Your session ended. Please log in again.'); }
+      startSession(await response.json());
+    } finally { refreshing = null; }
+  })();
+  return refreshing;
+}
+
+export function newIdempotencyKey() {
+  return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
+}
+
+const offline = new Set();
+export function onOffline(listener) { offline.add(listener); }
+
+/**
+ * Calls the API. `body` is sent as JSON; `idempotencyKey` makes retries safe; `raw` returns the
+ * Response itself. Throws ApiError with the server's code and message.
+ */
+export async function api(path, { method = 'GET', body, idempotencyKey, raw = false, auth = true, retried = false } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (auth && session?.access) headers['Authorization'] = `Bearer ${session.access}`;
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+  let response;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      offline.forEach((listener) => listener(false));
+      break;
+    } catch (error) {
+      offline.forEach((listener) => listener(true));
+      // Only requests that are safe to repeat are retried: reads, and writes with an idempotency key.
+      if (attempt >= 3 || (method !== 'GET' && !idempotencyKey)) {
+        throw new ApiError(0, 'network', 'The network dropped. Check your connection and try again; nothing was lost.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    }
+  }
+  if (response.status === 401 && auth && session?.refresh && !retried && !path.startsWith('/api/v1/auth/')) {
+    await refreshTokens();
+    return api(path, { method, body, idempotencyKey, raw, auth, retried: true });
+  }
+  if (raw && response.ok) return response;
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+  if (!response.ok) {
+    const code = data?.error?.code ?? 'error';
+    let message = data?.error?.message ?? `Something went wrong (${response.status}).`;
+    const wait = response.headers.get('Retry-After');
+    if (response.status === 429 && wait) message = `Too many attempts. Try again in ${Math.ceil(Number(wait) / 60)} minute(s).`;
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}

@@ -1,0 +1,107 @@
+// Line charts in SVG, our own: one or more series, an optional horizontal reference line (the
+// break-even at the average cost), and a crosshair showing date and value on hover, touch or the
+// arrow keys.
+const NS = 'http://www.w3.org/2000/svg';
+
+function el(name, attributes = {}) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+}
+
+/**
+ * Draws into `container`.
+ * series: [{ points: [{ label, value }], color, dashed, name }] (all series share the x positions)
+ * reference: { value, label } | null
+ * formatValue(number) → string; describe: text for screen readers.
+ */
+export function lineChart(container, { series, reference = null, formatValue, describe }) {
+  container.innerHTML = '';
+  container.classList.add('chart');
+  const points = series[0]?.points ?? [];
+  if (points.length === 0) {
+    container.innerHTML = '<p class="muted">No prices for this range yet.</p>';
+    return;
+  }
+  const width = 640, height = 320, padLeft = 8, padRight = 64, padTop = 12, padBottom = 24;
+  const values = series.flatMap((s) => s.points.map((p) => p.value)).filter(Number.isFinite);
+  if (reference && Number.isFinite(reference.value)) values.push(reference.value);
+  let min = Math.min(...values), max = Math.max(...values);
+  if (min === max) { min -= 1; max += 1; }
+  const span = max - min;
+  min -= span * 0.05; max += span * 0.05;
+  const x = (i) => padLeft + (points.length === 1 ? (width - padLeft - padRight) / 2 : (i / (points.length - 1)) * (width - padLeft - padRight));
+  const y = (v) => padTop + (1 - (v - min) / (max - min)) * (height - padTop - padBottom);
+
+  const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': describe ?? 'Chart' });
+  // Grid: three value lines with labels on the right.
+  for (const fraction of [0, 0.5, 1]) {
+    const value = min + (max - min) * fraction;
+    svg.append(el('line', { x1: padLeft, x2: width - padRight, y1: y(value), y2: y(value), stroke: 'var(--line)', 'stroke-width': 1, 'vector-effect': 'non-scaling-stroke' }));
+    const label = el('text', { x: width - padRight + 6, y: y(value) + 4, 'font-size': 12, fill: 'var(--muted)' });
+    label.textContent = formatValue(value);
+    svg.append(label);
+  }
+  const first = el('text', { x: padLeft, y: height - 6, 'font-size': 12, fill: 'var(--muted)' });
+  first.textContent = points[0].label;
+  const last = el('text', { x: width - padRight, y: height - 6, 'font-size': 12, fill: 'var(--muted)', 'text-anchor': 'end' });
+  last.textContent = points[points.length - 1].label;
+  svg.append(first, last);
+
+  if (reference && Number.isFinite(reference.value)) {
+    svg.append(el('line', { x1: padLeft, x2: width - padRight, y1: y(reference.value), y2: y(reference.value), stroke: 'var(--muted)',
+                            'stroke-dasharray': '6 4', 'stroke-width': 1.5, 'vector-effect': 'non-scaling-stroke', 'data-role': 'reference' }));
+    const tag = el('text', { x: padLeft + 4, y: y(reference.value) - 6, 'font-size': 12, fill: 'var(--muted)' });
+    tag.textContent = reference.label;
+    svg.append(tag);
+  }
+  for (const s of series) {
+    const coordinates = s.points.map((p, i) => Number.isFinite(p.value) ? `${x(i).toFixed(1)},${y(p.value).toFixed(1)}` : null).filter(Boolean);
+    if (coordinates.length === 1) {
+      const [cx, cy] = coordinates[0].split(',');
+      svg.append(el('circle', { cx, cy, r: 4, fill: s.color }));
+    } else {
+      svg.append(el('polyline', { points: coordinates.join(' '), fill: 'none', stroke: s.color, 'stroke-width': 2.25,
+                                  'stroke-linejoin': 'round', 'vector-effect': 'non-scaling-stroke', ...(s.dashed ? { 'stroke-dasharray': '5 4' } : {}) }));
+    }
+  }
+  const cross = el('line', { y1: padTop, y2: height - padBottom, stroke: 'var(--text)', 'stroke-width': 1, 'vector-effect': 'non-scaling-stroke', visibility: 'hidden' });
+  const dot = el('circle', { r: 4, fill: series[0].color, visibility: 'hidden' });
+  svg.append(cross, dot);
+  container.append(svg);
+  const tip = document.createElement('div');
+  tip.className = 'tip';
+  tip.hidden = true;
+  container.append(tip);
+  container.tabIndex = 0;
+
+  let index = null;
+  function show(i) {
+    index = Math.max(0, Math.min(points.length - 1, i));
+    const px = x(index);
+    cross.setAttribute('x1', px); cross.setAttribute('x2', px); cross.setAttribute('visibility', 'visible');
+    if (Number.isFinite(points[index].value)) {
+      dot.setAttribute('cx', px); dot.setAttribute('cy', y(points[index].value)); dot.setAttribute('visibility', 'visible');
+    }
+    tip.hidden = false;
+    tip.textContent = `${points[index].label} · ` + series.map((s) => (series.length > 1 ? s.name + ' ' : '') + formatValue(s.points[index]?.value)).join(' · ');
+    const box = container.getBoundingClientRect();
+    tip.style.left = `${Math.min(Math.max((px / width) * box.width, 70), box.width - 70)}px`;
+  }
+  function hide() { index = null; cross.setAttribute('visibility', 'hidden'); dot.setAttribute('visibility', 'hidden'); tip.hidden = true; }
+  function fromPointer(event) {
+    const box = svg.getBoundingClientRect();
+    const fraction = (event.clientX - box.left) / box.width;
+    const plotX = fraction * width;
+    return Math.round(((plotX - padLeft) / (width - padLeft - padRight)) * (points.length - 1));
+  }
+  svg.addEventListener('pointermove', (event) => show(fromPointer(event)));
+  svg.addEventListener('pointerdown', (event) => show(fromPointer(event)));
+  svg.addEventListener('pointerleave', hide);
+  container.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowLeft') { show((index ?? points.length) - 1); event.preventDefault(); }
+    if (event.key === 'ArrowRight') { show((index ?? -1) + 1); event.preventDefault(); }
+    if (event.key === 'Escape') hide();
+  });
+  container.addEventListener('blur', hide);
+}

@@ -1,0 +1,124 @@
+import BullpenCore
+import FluentKit
+import FluentSQL
+import Foundation
+
+/// A named list of symbols a player follows.
+public struct WatchlistRecord: Sendable, Hashable {
+    public var id: UUID
+    public var name: String
+    public var symbols: [Symbol]
+    public var createdAt: Date
+}
+
+struct WatchlistRow: Codable, Sendable {
+    var id: UUID
+    var userId: UUID
+    var name: String
+    var nameKey: String
+    var createdAt: Date
+}
+
+struct WatchlistItemRow: Codable, Sendable {
+    var id: UUID
+    var watchlistId: UUID
+    var symbol: String
+    var addedAt: Date
+}
+
+extension BullpenStore {
+    public static let maxWatchlistsPerUser = 20
+    public static let maxSymbolsPerWatchlist = 200
+
+    /// The user's watchlists, oldest first, each with its symbols in the order they were added.
+    public func watchlists(owner: UserID) async throws -> [WatchlistRecord] {
+        let sql = try sql(db)
+        let lists = try await sql.select().column("*").from("watchlists").where("user_id", .equal, owner.uuid)
+            .orderBy("created_at").orderBy("name_key").all(decoding: WatchlistRow.self, with: Self.rowDecoder)
+        guard !lists.isEmpty else { return [] }
+        let items = try await sql.select().column("*").from("watchlist_items")
+            .where("watchlist_id", .in, lists.map(\.id)).orderBy("added_at").orderBy("symbol")
+            .all(decoding: WatchlistItemRow.self, with: Self.rowDecoder)
+        let grouped = Dictionary(grouping: items, by: \.watchlistId)
+        return lists.map { list in
+            WatchlistRecord(id: list.id, name: list.name, symbols: (grouped[list.id] ?? []).compactMap { Symbol($0.symbol) },
+                            createdAt: list.createdAt)
+        }
+    }
+
+    public func watchlist(_ id: UUID, owner: UserID) async throws -> WatchlistRecord {
+        guard let list = try await watchlists(owner: owner).first(where: { $0.id == id }) else {
+            throw StoreError.notFound("Watchlist")
+        }
+        return list
+    }
+
+    /// Creates a watchlist; names are unique per user, ignoring case.
+    public func createWatchlist(owner: UserID, name: String) async throws -> WatchlistRecord {
+        let row = WatchlistRow(id: ids.makeUUID(), userId: owner.uuid, name: name, nameKey: name.lowercased(), createdAt: time.now())
+        do {
+            try await transaction { db in
+                let count = try await self.sql(db).select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                    .from("watchlists").where("user_id", .equal, owner.uuid).first()?.decode(column: "n", as: Int.self) ?? 0
+                guard count < Self.maxWatchlistsPerUser else { throw StoreError.tooManyWatchlists(limit: Self.maxWatchlistsPerUser) }
+                try await self.sql(db).insert(into: "watchlists").model(row, with: Self.rowEncoder).run()
+            }
+        } catch where isUniqueViolation(error) {
+            throw StoreError.watchlistNameTaken
+        }
+        return WatchlistRecord(id: row.id, name: name, symbols: [], createdAt: row.createdAt)
+    }
+
+    /// Deletes a watchlist.
+    public func deleteWatchlist(_ id: UUID, owner: UserID) async throws {
+        _ = try await watchlist(id, owner: owner)
+        try await transaction { db in
+            try await self.sql(db).delete(from: "watchlist_items").where("watchlist_id", .equal, id).run()
+            try await self.sql(db).delete(from: "watchlists").where("id", .equal, id).run()
+        }
+    }
+
+    /// Adds a symbol (adding one already there changes nothing).
+    public func addToWatchlist(_ id: UUID, symbol: Symbol, owner: UserID) async throws -> WatchlistRecord {
+        let list = try await watchlist(id, owner: owner)
+        if list.symbols.contains(symbol) { return list }
+        guard list.symbols.count < Self.maxSymbolsPerWatchlist else {
+            throw StoreError.watchlistFull(limit: Self.maxSymbolsPerWatchlist)
+        }
+        let item = WatchlistItemRow(id: ids.makeUUID(), watchlistId: id, symbol: symbol.rawValue, addedAt: time.now())
+        do {
+            try await sql(db).insert(into: "watchlist_items").model(item, with: Self.rowEncoder).run()
+        } catch where isUniqueViolation(error) {}   // added meanwhile by another request
+        return try await watchlist(id, owner: owner)
+    }
+
+    /// Removes a symbol (removing one that is not there changes nothing).
+    public func removeFromWatchlist(_ id: UUID, symbol: Symbol, owner: UserID) async throws -> WatchlistRecord {
+        _ = try await watchlist(id, owner: owner)
+        try await sql(db).delete(from: "watchlist_items").where("watchlist_id", .equal, id)
+            .where("symbol", .equal, symbol.rawValue).run()
+        return try await watchlist(id, owner: owner)
+    }
+
+    /// Deletes the account and everything it owns.
+    public func deleteUser(_ user: UserID) async throws {
+        try await transaction { db in
+            let sql = self.sql(db)
+            let portfolios = try await sql.select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
+                .all().map { try $0.decode(column: "id", as: UUID.self) }
+            for table in ["journal_entries", "fills", "orders", "positions", "portfolio_periods"] where !portfolios.isEmpty {
+                try await sql.delete(from: table).where("portfolio_id", .in, portfolios).run()
+            }
+            let lists = try await sql.select().column("id").from("watchlists").where("user_id", .equal, user.uuid)
+                .all().map { try $0.decode(column: "id", as: UUID.self) }
+            if !lists.isEmpty { try await sql.delete(from: "watchlist_items").where("watchlist_id", .in, lists).run() }
+            let sessions = try await sql.select().column("id").from("sessions").where("user_id", .equal, user.uuid)
+                .all().map { try $0.decode(column: "id", as: UUID.self) }
+            if !sessions.isEmpty { try await sql.delete(from: "refresh_tokens").where("session_id", .in, sessions).run() }
+            for table in ["portfolios", "watchlists", "sessions", "idempotency_keys"] {
+                try await sql.delete(from: table).where("user_id", .equal, user.uuid).run()
+            }
+            try await sql.delete(from: "users").where("id", .equal, user.uuid).run()
+        }
+    }
+}

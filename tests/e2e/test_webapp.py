@@ -1,0 +1,191 @@
+"""The web app in a real browser: a player's whole first session, and every main screen at a
+phone's and a laptop's size."""
+import re
+import uuid
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+PHONE = (390, 844)
+LAPTOP = (1280, 800)
+PASSWORD = "a long enough passphrase"
+
+
+def wait(driver, seconds=15):
+    return WebDriverWait(driver, seconds)
+
+
+def visible(driver, css, seconds=15):
+    return wait(driver, seconds).until(EC.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def text_in(driver, css, text, seconds=15):
+    wait(driver, seconds).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+    return driver.find_element(By.CSS_SELECTOR, css)
+
+
+def money(text):
+    """'$1,986.15' → 1986.15"""
+    return float(re.sub(r"[^0-9.\-]", "", text.replace("−", "-")))
+
+
+def go(driver, base, hash_):
+    driver.get(f"{base}/#/{hash_}")
+
+
+def sign_up(driver, base, username):
+    go(driver, base, "signup")
+    visible(driver, "#username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "submit").click()
+    text_in(driver, "#cash", "100,000.00")
+
+
+def log_in(driver, base, username):
+    go(driver, base, "login")
+    visible(driver, "#username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "submit").click()
+    visible(driver, "#cash")
+
+
+def open_trade(driver, side, quantity):
+    visible(driver, f"#{side}").click()
+    field = visible(driver, "#quantity")
+    field.clear()
+    field.send_keys(str(quantity))
+    driver.find_element(By.ID, "review").click()
+    visible(driver, "#confirm").click()
+
+
+def test_a_players_first_session(server, driver_factory, screenshots):
+    driver = driver_factory(*PHONE)
+    username = "e2e" + uuid.uuid4().hex[:8]
+
+    sign_up(driver, server, username)
+
+    # Search "micro" and open MSFT, with the keyboard.
+    go(driver, server, "market")
+    search = visible(driver, "#search")
+    search.send_keys("micro")
+    text_in(driver, "#suggestions", "MSFT")
+    options = driver.find_elements(By.CSS_SELECTOR, "#suggestions [role=option]")
+    index = [o.get_attribute("data-symbol") for o in options].index("MSFT")
+    for _ in range(index + 1):
+        search.send_keys(Keys.ARROW_DOWN)
+    assert driver.find_element(By.ID, f"option-{index}").get_attribute("aria-selected") == "true"
+    search.send_keys(Keys.ENTER)
+    text_in(driver, "h1", "Microsoft")
+    price = money(visible(driver, "#price").text)
+
+    # Buy 5 shares.
+    open_trade(driver, "buy", 5)
+    result = text_in(driver, "#trade-result", "Bought 5 MSFT").text
+    fill = money(re.search(r"at (\$[0-9,.]+)", result).group(1))
+    assert fill == pytest.approx(price, abs=0.01)
+    driver.find_element(By.ID, "cancel-trade").click()
+
+    # They are in the portfolio at the right cost.
+    go(driver, server, "portfolio")
+    row = visible(driver, "tr[data-symbol=MSFT]")
+    cells = row.find_elements(By.TAG_NAME, "td")
+    assert cells[1].text == "5"
+    avg_cost = money(driver.execute_script("return arguments[0].cells[2].textContent", row))
+    assert avg_cost == pytest.approx(fill, abs=0.01)
+    assert money(driver.find_element(By.ID, "cash").text) == pytest.approx(100_000 - 5 * fill, abs=0.01)
+
+    # Sell 2; the realized P&L shows in the history.
+    row.click()
+    text_in(driver, "h1", "Microsoft")
+    open_trade(driver, "sell", 2)
+    text_in(driver, "#trade-result", "Sold 2 MSFT")
+    assert "Realized P&L" in driver.find_element(By.ID, "trade-result").text
+    driver.find_element(By.ID, "cancel-trade").click()
+    go(driver, server, "history")
+    rows = wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#activities tr[data-type]"))
+    assert [r.get_attribute("data-type") for r in rows] == ["sell", "buy"]
+    assert "Sold 2 MSFT" in rows[0].text and rows[0].find_elements(By.TAG_NAME, "td")[-1].text != "—"
+    visible(driver, "#total-net")
+
+    # Buying more than affordable shows the error next to the order.
+    go(driver, server, "stock/MSFT")
+    open_trade(driver, "buy", 100000)
+    error = text_in(driver, "#trade-error", "Not enough cash")
+    assert error.is_displayed()
+    driver.find_element(By.ID, "cancel-trade").click()
+
+    # Dark mode.
+    go(driver, server, "settings")
+    Select(visible(driver, "#theme")).select_by_value("dark")
+    assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
+
+    # Log out and in again: the holdings are still there.
+    visible(driver, "#logout").click()
+    visible(driver, "#username")
+    log_in(driver, server, username)
+    row = visible(driver, "tr[data-symbol=MSFT]")
+    assert row.find_elements(By.TAG_NAME, "td")[1].text == "3"
+    assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
+
+
+SCREENS = ["portfolio", "market", "stock/MSFT", "history", "settings", "help"]
+
+
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["390x844", "1280x800"])
+def test_every_main_screen_renders_and_is_captured(server, driver_factory, screenshots, size):
+    driver = driver_factory(*size)
+    go(driver, server, "login")
+    visible(driver, "#username")
+    driver.save_screenshot(str(screenshots / f"login-{size[0]}x{size[1]}.png"))
+    sign_up(driver, server, "shot" + uuid.uuid4().hex[:8])
+    go(driver, server, "stock/MSFT")
+    open_trade(driver, "buy", 3)
+    text_in(driver, "#trade-result", "Bought 3 MSFT")
+    driver.find_element(By.ID, "cancel-trade").click()
+    for screen in SCREENS:
+        go(driver, server, screen)
+        visible(driver, "main h1")
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+        # Every form control has a label; nothing is wider than the screen.
+        unlabeled = driver.execute_script("""
+            return [...document.querySelectorAll('input, select')].filter(e => e.type !== 'hidden'
+              && !(e.labels && e.labels.length) && !e.getAttribute('aria-label')).map(e => e.id || e.outerHTML)""")
+        assert unlabeled == [], f"{screen}: unlabeled controls {unlabeled}"
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{screen}: {overflow}px wider than the screen"
+        name = screen.replace("/", "-")
+        driver.save_screenshot(str(screenshots / f"{name}-{size[0]}x{size[1]}.png"))
+    nav_position = driver.execute_script("return getComputedStyle(document.getElementById('nav')).position")
+    assert nav_position == ("fixed" if size == PHONE else "sticky")   # tab bar on phones, side navigation on wide screens
+
+
+def test_first_load_is_small_and_works_at_360_pixels(server, driver_factory):
+    driver = driver_factory(360, 740)
+    go(driver, server, "login")
+    visible(driver, "#username")
+    total = driver.execute_script("""
+        const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
+        return entries.reduce((sum, e) => sum + (e.transferSize || e.encodedBodySize || 0), 0)""")
+    assert total < 200_000, f"first load transferred {total} bytes"
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
+
+
+def test_api_errors_read_as_words(server, driver_factory):
+    driver = driver_factory(*PHONE)
+    go(driver, server, "signup")
+    visible(driver, "#username").send_keys("x")
+    driver.find_element(By.ID, "password").send_keys("short")
+    driver.find_element(By.ID, "submit").click()
+    text_in(driver, "#username-error", "Usernames are 3 to 32 characters")
+    driver.find_element(By.ID, "username").clear()
+    driver.find_element(By.ID, "username").send_keys("word" + uuid.uuid4().hex[:6])
+    driver.find_element(By.ID, "submit").click()
+    text_in(driver, "#password-error", "at least 8 characters")
+    go(driver, server, "login")
+    visible(driver, "#username").send_keys("nobody" + uuid.uuid4().hex[:6])
+    driver.find_element(By.ID, "password").send_keys("wrong password here")
+    driver.find_element(By.ID, "submit").click()
+    text_in(driver, "#form-error", "username or password is wrong")
