@@ -32,6 +32,12 @@ def money(text):
     return float(re.sub(r"[^0-9.\-]", "", text.replace("−", "-")))
 
 
+def click(driver, element):
+    """Scrolls the element to the middle of the screen (clear of the tab bar), then clicks it."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def go(driver, base, hash_):
     driver.get(f"{base}/#/{hash_}")
 
@@ -53,7 +59,7 @@ def log_in(driver, base, username):
 
 
 def open_trade(driver, side, quantity):
-    visible(driver, f"#{side}").click()
+    click(driver, visible(driver, f"#{side}"))
     field = visible(driver, "#quantity")
     field.clear()
     field.send_keys(str(quantity))
@@ -98,7 +104,7 @@ def test_a_players_first_session(server, driver_factory, screenshots):
     assert money(driver.find_element(By.ID, "cash").text) == pytest.approx(100_000 - 5 * fill, abs=0.01)
 
     # Sell 2; the realized P&L shows in the history.
-    row.click()
+    click(driver, row)
     text_in(driver, "h1", "Microsoft")
     open_trade(driver, "sell", 2)
     text_in(driver, "#trade-result", "Sold 2 MSFT")
@@ -123,7 +129,7 @@ def test_a_players_first_session(server, driver_factory, screenshots):
     assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
 
     # Log out and in again: the holdings are still there.
-    visible(driver, "#logout").click()
+    click(driver, visible(driver, "#logout"))
     visible(driver, "#username")
     log_in(driver, server, username)
     row = visible(driver, "tr[data-symbol=MSFT]")

@@ -6,7 +6,10 @@ import { formatMoney, formatSignedMoney, formatPrice, formatPercent, formatNumbe
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
 const dialog = document.getElementById('dialog');
-const app = { portfolios: [], status: null, clock: null, cleanup: [] };
+const app = { portfolios: [], status: null, clock: null, cleanup: [], token: 0 };
+
+/** True while the render that called it is still the latest one (a newer route makes it stale). */
+function current() { const token = app.token; return () => token === app.token; }
 
 // ---------- Appearance ----------
 const media = matchMedia('(prefers-color-scheme: dark)');
@@ -69,6 +72,7 @@ const routes = {
   settings: settingsView, help: helpView,
 };
 async function route() {
+  app.token += 1;
   app.cleanup.forEach((fn) => fn());
   app.cleanup = [];
   if (dialog.open) dialog.close();
@@ -143,10 +147,12 @@ function authView(mode) {
 
 // ---------- Portfolio ----------
 async function portfolioView() {
+  const live = current();
   view('<h1>Portfolio</h1><p class="loading">Loading your portfolio…</p>');
   await loadPortfolios();
   const id = selectedPortfolioId();
   const [portfolio, positions] = await Promise.all([api(`/api/v1/portfolios/${id}`), api(`/api/v1/portfolios/${id}/positions`)]);
+  if (!live()) return;
   const options = app.portfolios.map((p) => `<option value="${esc(p.id)}" ${p.id === id ? 'selected' : ''}>${esc(p.name)}</option>`).join('');
   view(`<div class="spread"><h1>Portfolio</h1>
       <div class="row"><label for="portfolio-switch" class="visually-hidden" style="margin:0">Portfolio</label>
@@ -363,6 +369,7 @@ async function loadWatchlist() {
 
 // ---------- Stock page ----------
 async function stockView(symbol) {
+  const live = current();
   view(`<p class="loading">Loading ${esc(symbol)}…</p>`);
   await loadPortfolios();
   const portfolioId = selectedPortfolioId();
@@ -370,6 +377,7 @@ async function stockView(symbol) {
     api(`/api/v1/assets/${encodeURIComponent(symbol)}`, { auth: false }),
     api(`/api/v1/portfolios/${portfolioId}/positions`), api(`/api/v1/portfolios/${portfolioId}`), defaultWatchlist(),
   ]);
+  if (!live()) return;
   const held = positions.positions.find((p) => p.symbol === asset.symbol);
   let watching = watchlist.symbols.includes(asset.symbol);
   view(`<div class="row" style="gap:12px">${logoImg(asset)}<div><h1 style="margin:0">${esc(asset.name)}</h1><div class="muted">${esc(asset.symbol)}${asset.exchange ? ' · ' + esc(asset.exchange) : ''}</div></div></div>
@@ -422,9 +430,9 @@ async function stockView(symbol) {
     };
   }
   drawChart();
-  const live = { price: asset.price };
-  document.getElementById('buy').onclick = () => tradeDialog('buy', asset, portfolio, held, live);
-  document.getElementById('sell').onclick = () => tradeDialog('sell', asset, portfolio, held, live);
+  const latest = { price: asset.price };
+  document.getElementById('buy').onclick = () => tradeDialog('buy', asset, portfolio, held, latest);
+  document.getElementById('sell').onclick = () => tradeDialog('sell', asset, portfolio, held, latest);
   document.getElementById('watch').onclick = async (event) => {
     const button = event.currentTarget;
     const method = watching ? 'DELETE' : 'POST';
@@ -435,12 +443,12 @@ async function stockView(symbol) {
     toast(watching ? `${asset.symbol} added to your watchlist.` : `${asset.symbol} removed from your watchlist.`);
   };
   subscribeLive(asset.symbol, (quote) => {
-    live.price = quote.price;
+    latest.price = quote.price;
     const price = document.getElementById('price');
     if (!price) return;
     price.textContent = formatPrice(quote.price);
     document.getElementById('change').innerHTML = changeHTML(quote.change, quote.changePercent);
-    document.getElementById('as-of').textContent = `As of ${formatDateTime(quote.asOf)} · live`;
+    document.getElementById('as-of').textContent = `As of ${formatDateTime(quote.asOf)}${app.clock?.isOpen ? ' · live' : ''}`;
   });
 }
 
@@ -530,7 +538,9 @@ function tradeDialog(side, asset, portfolio, held, live) {
 
 // ---------- History ----------
 async function historyView() {
+  const live = current();
   await loadPortfolios();
+  if (!live()) return;
   const id = selectedPortfolioId();
   view(`<h1>History</h1>
     <div class="grid" id="totals"></div>
@@ -541,6 +551,7 @@ async function historyView() {
   let all = [], cursor = null, filter = 'all';
   const load = async () => {
     const page = await api(`/api/v1/portfolios/${id}/activities?period=all&limit=200${cursor ? '&cursor=' + cursor : ''}`);
+    if (!live()) return;
     all = all.concat(page.activities);
     cursor = page.nextCursor;
     if (cursor) return load();

@@ -23,7 +23,10 @@ export function lineChart(container, { series, reference = null, formatValue, de
     container.innerHTML = '<p class="muted">No prices for this range yet.</p>';
     return;
   }
-  const width = 640, height = 320, padLeft = 8, padRight = 64, padTop = 12, padBottom = 24;
+  // Drawn at the container's own size, so that labels keep their real 12 px on a phone.
+  const width = Math.max(280, Math.round(container.getBoundingClientRect().width || 640));
+  const height = Math.min(360, Math.max(180, Math.round(width * 0.5)));
+  const padLeft = 8, padRight = 72, padTop = 12, padBottom = 24;
   const values = series.flatMap((s) => s.points.map((p) => p.value)).filter(Number.isFinite);
   if (reference && Number.isFinite(reference.value)) values.push(reference.value);
   let min = Math.min(...values), max = Math.max(...values);
@@ -33,7 +36,7 @@ export function lineChart(container, { series, reference = null, formatValue, de
   const x = (i) => padLeft + (points.length === 1 ? (width - padLeft - padRight) / 2 : (i / (points.length - 1)) * (width - padLeft - padRight));
   const y = (v) => padTop + (1 - (v - min) / (max - min)) * (height - padTop - padBottom);
 
-  const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': describe ?? 'Chart' });
+  const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': describe ?? 'Chart' });
   // Grid: three value lines with labels on the right.
   for (const fraction of [0, 0.5, 1]) {
     const value = min + (max - min) * fraction;

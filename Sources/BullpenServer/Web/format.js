@@ -51,6 +51,8 @@ export function formatDate(text) {
 
 export function formatDateTime(text) {
   if (!text) return '—';
+  // Daily data is stamped at midnight UTC: show the session's date alone.
+  if (/T00:00:00(\.0+)?Z$/.test(text)) return formatDate(text.slice(0, 10));
   return new Date(text).toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
