@@ -41,7 +41,7 @@ struct Stream: AsyncParsableCommand {
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath))
         try await store.migrate()
         let demo = DemoExchange(time: clock)
-        let app = try await BullpenApp.make(configuration: config, store: store, marketData: demo, time: clock, environment: .production)
+        let app = try await BullpenApp.make(configuration: config, store: store, marketData: demo, environment: .production)
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
         let port = app.http.server.shared.localAddress?.port ?? 0
 

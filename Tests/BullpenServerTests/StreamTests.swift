@@ -150,7 +150,8 @@ struct StreamTests {
         // The first six hours of a session, replayed 3,000 times faster than real time over and
         // over: the demo's five-second ticks come faster than the polls, so every poll sends.
         let clock = LoopingClock(start: Self.inSession.addingTimeInterval(-1800), speed: 3_000, period: 6 * 3600)
-        try await withServer(demo: true, time: clock, configure: { config in
+        // Only the market runs fast; tokens and sessions keep real time.
+        try await withServer(demo: true, demoTime: clock, configure: { config in
             config.streamInterval = .milliseconds(2)
             config.streamMaxBacklog = 200   // about five polls of the 41 symbols
         }) { server in
