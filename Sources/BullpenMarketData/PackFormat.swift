@@ -16,6 +16,12 @@ public struct LineProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(file):\(line): \(reason)" }
 }
 
+/// Why a line was skipped.
+struct LineReason: Error {
+    var text: String
+    init(_ text: String) { self.text = text }
+}
+
 /// Byte-level parsing of the numbers and dates in market data files: no `String` per field, so the
 /// real pack's 100 MB of CSV parse in a fraction of a second.
 enum ByteParsing {
@@ -78,6 +84,22 @@ enum ByteParsing {
         return date.components == (y, m, d) ? date : nil   // refuses 2023-02-30
     }
 
+    /// Open, high, low, close (four places) and volume (rounded to whole shares) from five
+    /// consecutive fields starting at `first`; the reason when one does not parse.
+    static func prices(_ bytes: UnsafeBufferPointer<UInt8>, _ fields: [Range<Int>], from first: Int,
+                       on date: SessionDate) -> Result<DailyBar, LineReason> {
+        guard let open = decimal(bytes, fields[first], scale: 4),
+              let high = decimal(bytes, fields[first + 1], scale: 4),
+              let low = decimal(bytes, fields[first + 2], scale: 4),
+              let close = decimal(bytes, fields[first + 3], scale: 4)
+        else { return .failure(LineReason("bad price")) }
+        guard let volume = decimal(bytes, fields[first + 4], scale: 0) else {
+            return .failure(LineReason("bad volume '\(String(decoding: UnsafeBufferPointer(rebasing: bytes[fields[first + 4]]), as: UTF8.self))'"))
+        }
+        return .success(DailyBar(date: date, open: Price(ticks: open), high: Price(ticks: high), low: Price(ticks: low),
+                                 close: Price(ticks: close), volume: volume))
+    }
+
     /// Calls `body` with the field ranges of each line (split on commas), skipping the first line
     /// and blank lines; `body` gets the 1-based line number.
     static func forEachLine(_ bytes: UnsafeBufferPointer<UInt8>, skipHeader: Bool = true,
@@ -123,16 +145,14 @@ public enum PackFormat {
                 func problem(_ reason: String) { found.append(LineProblem(file: file, line: line, reason: reason)) }
                 guard fields.count >= 6 else { return problem("expected 6 fields, found \(fields.count)") }
                 guard let date = ByteParsing.date(bytes, fields[0]) else { return problem("bad date") }
-                guard let open = ByteParsing.decimal(bytes, fields[1], scale: 4),
-                      let high = ByteParsing.decimal(bytes, fields[2], scale: 4),
-                      let low = ByteParsing.decimal(bytes, fields[3], scale: 4),
-                      let close = ByteParsing.decimal(bytes, fields[4], scale: 4)
-                else { return problem("bad price") }
-                guard let volume = ByteParsing.decimal(bytes, fields[5], scale: 0) else { return problem("bad volume") }
+                let bar: DailyBar
+                switch ByteParsing.prices(bytes, fields, from: 1, on: date) {
+                case .success(let parsed): bar = parsed
+                case .failure(let reason): return problem(reason.text)
+                }
                 guard date.day > previous else { return problem("date \(date) is not after the line before") }
                 previous = date.day
-                builder.append(DailyBar(date: date, open: Price(ticks: open), high: Price(ticks: high),
-                                        low: Price(ticks: low), close: Price(ticks: close), volume: volume))
+                builder.append(bar)
             }
         }
         problems += found

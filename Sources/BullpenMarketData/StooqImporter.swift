@@ -105,19 +105,17 @@ public struct StooqImporter: Sendable {
                 }
                 guard text(1) == "D" else { return problem("period '\(text(1))' is not daily (D)") }
                 guard let date = ByteParsing.date(bytes, fields[2]) else { return problem("bad date '\(text(2))'") }
-                guard let open = ByteParsing.decimal(bytes, fields[4], scale: 4),
-                      let high = ByteParsing.decimal(bytes, fields[5], scale: 4),
-                      let low = ByteParsing.decimal(bytes, fields[6], scale: 4),
-                      let close = ByteParsing.decimal(bytes, fields[7], scale: 4)
-                else { return problem("bad price") }
-                guard let volume = ByteParsing.decimal(bytes, fields[8], scale: 0) else { return problem("bad volume '\(text(8))'") }
-                guard open > 0, close > 0, low > 0 else { return problem("a price is zero") }
-                guard high >= low, high >= max(open, close), low <= min(open, close) else {
+                let bar: DailyBar
+                switch ByteParsing.prices(bytes, fields, from: 4, on: date) {
+                case .success(let parsed): bar = parsed
+                case .failure(let reason): return problem(reason.text)
+                }
+                guard bar.open.ticks > 0, bar.close.ticks > 0, bar.low.ticks > 0 else { return problem("a price is zero") }
+                guard bar.high >= bar.low, bar.high >= max(bar.open, bar.close), bar.low <= min(bar.open, bar.close) else {
                     return problem("high and low do not bound open and close")
                 }
                 if let last = bars.last, last.date >= date { return problem("date \(date) is not after \(last.date)") }
-                bars.append(DailyBar(date: date, open: Price(ticks: open), high: Price(ticks: high), low: Price(ticks: low),
-                                     close: Price(ticks: close), volume: volume))
+                bars.append(bar)
             }
         }
         return (symbol, bars, problems)

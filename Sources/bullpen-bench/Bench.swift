@@ -32,19 +32,11 @@ struct Orders: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .error
-            return handler
-        }
+        BenchSetup.quietLogging()
         let packDirectory = try Self.packDirectory(marketData)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, base) = try BenchSetup.scratch("orders")
         defer { try? FileManager.default.removeItem(at: directory) }
-
-        var config = ServerConfiguration()
-        config.dataDirectory = directory
-        config.port = 0
+        var config = base
         config.bcryptCost = 12
         let store = try BullpenStore(backend: postgres.map { .postgres(url: $0) } ?? .sqlite(path: config.sqlitePath), logger: logger)
         try await store.migrate()
@@ -232,5 +224,26 @@ struct Demo: AsyncParsableCommand {
                          stats.volatility, target.volatility, stats.correlation, target.correlation,
                          stats.kurtosis, stats.clustering))
         }
+    }
+}
+
+/// What every benchmark starts from: quiet logs and a scratch data directory.
+enum BenchSetup {
+    static func quietLogging() {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .error
+            return handler
+        }
+    }
+
+    /// A fresh data directory and a configuration on it, listening on a free port.
+    static func scratch(_ name: String) throws -> (URL, ServerConfiguration) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-bench-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var config = ServerConfiguration()
+        config.dataDirectory = directory
+        config.port = 0
+        return (directory, config)
     }
 }

@@ -23,17 +23,10 @@ struct Stream: AsyncParsableCommand {
 
     func run() async throws {
         Self.raiseFileLimit()
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .error
-            return handler
-        }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-stream-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        BenchSetup.quietLogging()
+        let (directory, base) = try BenchSetup.scratch("stream")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var config = ServerConfiguration()
-        config.dataDirectory = directory
-        config.port = 0
+        var config = base
         config.bcryptCost = 4
         config.streamInterval = .milliseconds(interval)
         // A session day running 30 times faster than real time: every poll brings new prices.
