@@ -34,9 +34,9 @@ struct Orders: AsyncParsableCommand {
         logger.logLevel = .error
         BenchSetup.quietLogging()
         let packDirectory = try Self.packDirectory(marketData)
-        let (directory, base) = try BenchSetup.scratch("orders")
+        let (directory, scratchConfig) = try BenchSetup.scratch("orders")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var config = base
+        var config = scratchConfig
         config.bcryptCost = 12
         let store = try BullpenStore(backend: postgres.map { .postgres(url: $0) } ?? .sqlite(path: config.sqlitePath), logger: logger)
         try await store.migrate()

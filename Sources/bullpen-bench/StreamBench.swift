@@ -24,9 +24,9 @@ struct Stream: AsyncParsableCommand {
     func run() async throws {
         Self.raiseFileLimit()
         BenchSetup.quietLogging()
-        let (directory, base) = try BenchSetup.scratch("stream")
+        let (directory, scratchConfig) = try BenchSetup.scratch("stream")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var config = base
+        var config = scratchConfig
         config.bcryptCost = 4
         config.streamInterval = .milliseconds(interval)
         // A session day running 30 times faster than real time: every poll brings new prices.
