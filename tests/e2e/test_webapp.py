@@ -195,3 +195,52 @@ def test_api_errors_read_as_words(server, driver_factory):
     driver.find_element(By.ID, "password").send_keys("wrong password here")
     driver.find_element(By.ID, "submit").click()
     text_in(driver, "#form-error", "username or password is wrong")
+
+
+CONTRAST_SCRIPT = """
+function rgb(text) { const m = text.match(/[\\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 1]; }
+function luminance([r, g, b]) {
+  const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+function background(node) {
+  for (let el = node; el; el = el.parentElement) {
+    const color = rgb(getComputedStyle(el).backgroundColor);
+    if (color.length < 4 || color[3] > 0.5) return color;
+  }
+  return [255, 255, 255];   // the canvas behind a transparent page is white
+}
+const failures = [];
+for (const el of document.querySelectorAll('main *, nav *, #banners *')) {
+  const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join('');
+  if (!text || el.offsetParent === null) continue;
+  const style = getComputedStyle(el);
+  if (style.visibility === 'hidden' || Number(style.opacity) < 1 || el.closest('button[disabled]')) continue;
+  const fg = luminance(rgb(style.color)), bg = luminance(background(el));
+  const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+  const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+  const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+  if (ratio < needed) failures.push(`${text.slice(0, 30)}: ${ratio.toFixed(2)} < ${needed}`);
+}
+return failures;
+"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("palette", ["standard", "colorblind"])
+def test_text_contrast_meets_aa(server, driver_factory, theme, palette):
+    driver = driver_factory(*LAPTOP)
+    go(driver, server, "login")
+    visible(driver, "#username")
+    driver.execute_script(f"localStorage.setItem('bullpen.theme', '{theme}'); localStorage.setItem('bullpen.palette', '{palette}')")
+    sign_up(driver, server, "aa" + uuid.uuid4().hex[:8])
+    go(driver, server, "stock/MSFT")
+    open_trade(driver, "buy", 2)
+    text_in(driver, "#trade-result", "Bought 2 MSFT")
+    driver.find_element(By.ID, "cancel-trade").click()
+    for screen in SCREENS:
+        go(driver, server, screen)
+        visible(driver, "main h1")
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+        failures = driver.execute_script(CONTRAST_SCRIPT)
+        assert failures == [], f"{theme}/{palette} {screen}: {failures[:5]}"
