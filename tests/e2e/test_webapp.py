@@ -140,6 +140,23 @@ def test_a_players_first_session(server, driver_factory, screenshots):
 SCREENS = ["portfolio", "market", "stock/MSFT", "history", "settings", "help"]
 
 
+def buy_some_msft(driver, server):
+    """Gives the player a holding, so that every screen has something to show."""
+    go(driver, server, "stock/MSFT")
+    open_trade(driver, "buy", 3)
+    text_in(driver, "#trade-result", "Bought 3 MSFT")
+    driver.find_element(By.ID, "cancel-trade").click()
+
+
+def each_screen(driver, server):
+    """Opens each main screen in turn, once it has finished loading."""
+    for screen in SCREENS:
+        go(driver, server, screen)
+        visible(driver, "main h1")
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+        yield screen
+
+
 @pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["390x844", "1280x800"])
 def test_every_main_screen_renders_and_is_captured(server, driver_factory, screenshots, size):
     driver = driver_factory(*size)
@@ -147,14 +164,8 @@ def test_every_main_screen_renders_and_is_captured(server, driver_factory, scree
     visible(driver, "#username")
     driver.save_screenshot(str(screenshots / f"login-{size[0]}x{size[1]}.png"))
     sign_up(driver, server, "shot" + uuid.uuid4().hex[:8])
-    go(driver, server, "stock/MSFT")
-    open_trade(driver, "buy", 3)
-    text_in(driver, "#trade-result", "Bought 3 MSFT")
-    driver.find_element(By.ID, "cancel-trade").click()
-    for screen in SCREENS:
-        go(driver, server, screen)
-        visible(driver, "main h1")
-        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+    buy_some_msft(driver, server)
+    for screen in each_screen(driver, server):
         # Every form control has a label; nothing is wider than the screen.
         unlabeled = driver.execute_script("""
             return [...document.querySelectorAll('input, select')].filter(e => e.type !== 'hidden'
@@ -234,13 +245,7 @@ def test_text_contrast_meets_aa(server, driver_factory, theme, palette):
     visible(driver, "#username")
     driver.execute_script(f"localStorage.setItem('bullpen.theme', '{theme}'); localStorage.setItem('bullpen.palette', '{palette}')")
     sign_up(driver, server, "aa" + uuid.uuid4().hex[:8])
-    go(driver, server, "stock/MSFT")
-    open_trade(driver, "buy", 2)
-    text_in(driver, "#trade-result", "Bought 2 MSFT")
-    driver.find_element(By.ID, "cancel-trade").click()
-    for screen in SCREENS:
-        go(driver, server, screen)
-        visible(driver, "main h1")
-        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+    buy_some_msft(driver, server)
+    for screen in each_screen(driver, server):
         failures = driver.execute_script(CONTRAST_SCRIPT)
         assert failures == [], f"{theme}/{palette} {screen}: {failures[:5]}"
