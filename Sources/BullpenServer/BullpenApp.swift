@@ -43,7 +43,9 @@ public enum BullpenApp {
         app.middleware.use(SecurityHeadersMiddleware(simulatedMarket: marketData?.isSimulated ?? false))
         app.middleware.use(ErrorEnvelopeMiddleware())
         app.middleware.use(WebAppMiddleware())
-        app.http.server.configuration.responseCompression = .enabled
+        // Compress the web app's files; small API answers are faster sent as they are.
+        app.http.server.configuration.responseCompression = .disabled(
+            allowedTypes: [.html, .css, HTTPMediaType(type: "text", subType: "javascript")], allowRequestOverrides: false)
 
         try app.register(collection: SystemRoutes())
         let v1 = app.grouped("api", "v1")
