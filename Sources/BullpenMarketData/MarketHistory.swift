@@ -34,6 +34,8 @@ public struct MarketHistory: Sendable {
     private let lows: [Int64]
     private let closes: [Int64]
     private let volumes: [Int64]
+    /// The latest session any symbol has.
+    public let lastSession: SessionDate?
 
     /// Builds the columns from per-symbol series (each ascending by date).
     public init(series: [(Symbol, ColumnBuilder)]) {
@@ -60,6 +62,7 @@ public struct MarketHistory: Sendable {
         self.lows = lows
         self.closes = closes
         self.volumes = volumes
+        lastSession = ranges.compactMap { $0.isEmpty ? nil : dates[$0.upperBound - 1] }.max().map(SessionDate.init(day:))
     }
 
     /// Number of bars in all.
@@ -68,19 +71,6 @@ public struct MarketHistory: Sendable {
     /// Bytes held by the columns.
     public var columnBytes: Int { dates.count * 4 + (opens.count + highs.count + lows.count + closes.count + volumes.count) * 8 }
 
-    public func contains(_ symbol: Symbol) -> Bool { index[symbol] != nil }
-
-    /// How many bars `symbol` has (0 if unknown).
-    public func count(of symbol: Symbol) -> Int { index[symbol].map { ranges[$0].count } ?? 0 }
-
-    /// The first and last session of `symbol`.
-    public func span(of symbol: Symbol) -> ClosedRange<SessionDate>? {
-        guard let i = index[symbol], !ranges[i].isEmpty else { return nil }
-        return SessionDate(day: dates[ranges[i].lowerBound])...SessionDate(day: dates[ranges[i].upperBound - 1])
-    }
-
-    /// The latest session any symbol has.
-    public var lastSession: SessionDate? { ranges.compactMap { $0.isEmpty ? nil : dates[$0.upperBound - 1] }.max().map(SessionDate.init(day:)) }
 
     /// The column position of `symbol`'s last bar on or before `date` (its last bar when `date` is nil).
     public func position(of symbol: Symbol, onOrBefore date: SessionDate?) -> Int? {

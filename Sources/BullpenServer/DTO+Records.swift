@@ -26,7 +26,7 @@ extension ClockDTO {
         switch clock {
         case .live: self.init(kind: "live")
         case .replay(let date):
-            self.init(kind: "replay", date: String(ISO8601DateFormatter().string(from: date).prefix(10)))
+            self.init(kind: "replay", date: SessionDate(date).description)
         }
     }
 }

@@ -21,12 +21,12 @@ extension BullpenStore {
         case .number(let n): query.where("period", .equal, n)
         case .all: break
         }
-        if let cursor { query.where("sequence", .lessThan, try Cursor.decodeOffset(cursor)) }
+        if let cursor { query.where("sequence", .lessThan, try PageCursor.position(cursor)) }
         let rows = try await query.orderBy("sequence", .descending).limit(limit + 1)
             .all(decoding: JournalRow.self, with: Self.rowDecoder)
         let items = rows.prefix(limit).map(\.entry)
         return Page(items: Array(items),
-                    nextCursor: rows.count > limit ? items.last.map { Cursor.encodeOffset(Int($0.sequence)) } : nil)
+                    nextCursor: rows.count > limit ? items.last.map { PageCursor.encode(Int($0.sequence)) } : nil)
     }
 
     /// Everything needed to audit the current period of a portfolio (see ``Invariants``).
@@ -47,20 +47,11 @@ extension BullpenStore {
     }
 }
 
-/// Opaque page cursors: clients pass back what they were given.
-enum Cursor {
-    static func encodeOffset(_ value: Int) -> String {
-        Data("v1:\(value)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decodeOffset(_ cursor: String) throws -> Int {
-        var text = cursor
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text), let plain = String(data: data, encoding: .utf8),
-              plain.hasPrefix("v1:"), let value = Int(plain.dropFirst(3)), value >= 0
-        else { throw StoreError.invalidCursor }
-        return value
+extension PageCursor {
+    /// The position of `cursor`, or ``StoreError/invalidCursor``.
+    static func position(_ cursor: String) throws -> Int {
+        guard let position = decode(cursor) else { throw StoreError.invalidCursor }
+        return position
     }
 }
 

@@ -132,13 +132,13 @@ extension BullpenStore {
     /// The portfolio's orders, newest first, `limit` a page.
     public func orders(of id: PortfolioID, owner: UserID, limit: Int, cursor: String?) async throws -> Page<OrderRecord> {
         _ = try await portfolioRow(id, owner: owner, on: db)
-        let offset = try cursor.map(Cursor.decodeOffset) ?? 0
+        let offset = try cursor.map(PageCursor.position) ?? 0
         let rows = try await sql(db).select().column("*").from("orders").where("portfolio_id", .equal, id.uuid)
             .orderBy("created_at", .descending).orderBy("id", .descending)
             .limit(limit + 1).offset(offset)
             .all(decoding: OrderRow.self, with: Self.rowDecoder)
         return Page(items: rows.prefix(limit).map(\.record),
-                    nextCursor: rows.count > limit ? Cursor.encodeOffset(offset + limit) : nil)
+                    nextCursor: rows.count > limit ? PageCursor.encode(offset + limit) : nil)
     }
 
     /// One order of the portfolio.

@@ -24,7 +24,7 @@ extension BullpenStore {
                 guard count < Self.maxPortfoliosPerUser else { throw StoreError.tooManyPortfolios(limit: Self.maxPortfoliosPerUser) }
                 try await self.sql(db).insert(into: "portfolios").model(row, with: Self.rowEncoder).run()
             }
-        } catch where isUniqueViolation(error) {
+        } catch where Self.isConstraintFailure(error) {
             throw StoreError.portfolioNameTaken
         }
         return try row.record()
@@ -63,7 +63,7 @@ extension BullpenStore {
                     .set("updated_at", to: row.updatedAt).where("id", .equal, id.uuid).run()
                 return try row.record()
             }
-        } catch where isUniqueViolation(error) {
+        } catch where Self.isConstraintFailure(error) {
             throw StoreError.portfolioNameTaken
         }
     }

@@ -20,7 +20,7 @@ extension BullpenStore {
                 try await self.sql(db).insert(into: "users").model(row, with: Self.rowEncoder).run()
                 try await self.sql(db).insert(into: "portfolios").model(portfolio, with: Self.rowEncoder).run()
             }
-        } catch where isUniqueViolation(error) {
+        } catch where Self.isConstraintFailure(error) {
             throw StoreError.usernameTaken
         }
         return row.record

@@ -63,7 +63,7 @@ extension BullpenStore {
                 guard count < Self.maxWatchlistsPerUser else { throw StoreError.tooManyWatchlists(limit: Self.maxWatchlistsPerUser) }
                 try await self.sql(db).insert(into: "watchlists").model(row, with: Self.rowEncoder).run()
             }
-        } catch where isUniqueViolation(error) {
+        } catch where Self.isConstraintFailure(error) {
             throw StoreError.watchlistNameTaken
         }
         return WatchlistRecord(id: row.id, name: name, symbols: [], createdAt: row.createdAt)
@@ -88,7 +88,7 @@ extension BullpenStore {
         let item = WatchlistItemRow(id: ids.makeUUID(), watchlistId: id, symbol: symbol.rawValue, addedAt: time.now())
         do {
             try await sql(db).insert(into: "watchlist_items").model(item, with: Self.rowEncoder).run()
-        } catch where isUniqueViolation(error) {}   // added meanwhile by another request
+        } catch where Self.isConstraintFailure(error) {}   // added meanwhile by another request
         return try await watchlist(id, owner: owner)
     }
 

@@ -162,9 +162,6 @@ public final class BullpenStore: Sendable {
     }
 
     private static let sqliteWriterKey = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
-    /// Whether `error` is a unique-constraint failure (for turning it into a domain error).
-    func isUniqueViolation(_ error: any Error) -> Bool { Self.isConstraintFailure(error) }
 }
 
 /// Thrown inside a transaction when the portfolio row changed since it was read.

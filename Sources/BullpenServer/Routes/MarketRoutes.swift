@@ -1,6 +1,7 @@
 import BullpenAPI
 import BullpenCore
 import BullpenMarketData
+import BullpenStore
 import Foundation
 import Vapor
 
@@ -103,8 +104,8 @@ struct MarketRoutes: RouteCollection {
         let matches = Research.search(try await Research.snapshots(source, asOf: try Self.clock(req)), query: query,
                                       sector: req.query[String.self, at: "sector"], sort: sort)
         let page = matches.dropFirst(offset).prefix(limit)
-        let next = offset + limit < matches.count ? Self.cursor(offset + limit) : nil
-        let previous = offset > 0 ? Self.cursor(max(0, offset - limit)) : nil
+        let next = offset + limit < matches.count ? PageCursor.encode(offset + limit) : nil
+        let previous = offset > 0 ? PageCursor.encode(max(0, offset - limit)) : nil
         return try jsonResponse(AssetPageDTO(assets: page.map(AssetSummaryDTO.init), total: matches.count,
                                              nextCursor: next, previousCursor: previous, simulated: source.isSimulated))
     }
@@ -259,13 +260,9 @@ struct MarketRoutes: RouteCollection {
                             bars: shaped.map(BarDTO.init), simulated: simulated)
     }
 
-    static func cursor(_ offset: Int) -> String { AccessTokens.base64URL(Data("o:\(offset)".utf8)) }
-
     static func offset(_ req: Request) throws -> Int {
         guard let cursor = req.query[String.self, at: "cursor"], !cursor.isEmpty else { return 0 }
-        guard let data = AccessTokens.decodeBase64URL(cursor), let text = String(data: data, encoding: .utf8),
-              text.hasPrefix("o:"), let offset = Int(text.dropFirst(2)), offset >= 0
-        else { throw APIError(.badRequest, "invalid_cursor", "The page cursor is not valid; start from the first page.") }
+        guard let offset = PageCursor.decode(cursor) else { throw StoreError.invalidCursor }
         return offset
     }
 }

@@ -238,12 +238,13 @@ struct PortfolioRoutes: RouteCollection {
         case "csv":
             var csv = "sequence,period,created_at,type,symbol,quantity,price,amount,commission,realized_pnl,order_id\n"
             var cursor: String? = nil
+            let timestamps = ISO8601DateFormatter()
             repeat {
                 let page = try await store.activities(of: id, owner: caller.user, periods: periods, limit: 500, cursor: cursor)
                 for activity in page.items.map(ActivityDTO.init) {
                     let fields: [String] = [
                         String(activity.sequence), String(activity.period),
-                        ISO8601DateFormatter().string(from: activity.createdAt), activity.type, activity.symbol ?? "",
+                        timestamps.string(from: activity.createdAt), activity.type, activity.symbol ?? "",
                         String(activity.quantity), activity.price ?? "", activity.amount, activity.commission,
                         activity.realizedPnl ?? "", activity.orderId ?? "",
                     ]
