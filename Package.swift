@@ -3,6 +3,7 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -24,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.16.2"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // The pure domain: no I/O, no Vapor, no Fluent.
@@ -31,7 +36,12 @@ let package = Package(
         // Market data sources behind the core's `MarketData` protocol.
         .target(
             name: "BullpenMarketData",
-            dependencies: ["BullpenCore", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                "BullpenCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         // Persistence: the only target that imports Fluent.
@@ -43,6 +53,10 @@ let package = Package(
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -55,6 +69,14 @@ let package = Package(
                 "BullpenCore", "BullpenMarketData", "BullpenStore", "BullpenAPI",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "WebSocketKit", package: "websocket-kit"),
             ],
             resources: [.copy("Web")],
             swiftSettings: strict
@@ -76,27 +98,48 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "WebSocketKit", package: "websocket-kit"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "BullpenCoreTests", dependencies: ["BullpenCore"], swiftSettings: strict),
+        // Test-only clocks, id sources and the data pack's location, shared by every test target.
+        .target(name: "BullpenTestSupport", dependencies: ["BullpenCore"], swiftSettings: strict),
+        .testTarget(
+            name: "BullpenCoreTests",
+            dependencies: ["BullpenCore", "BullpenTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "BullpenMarketDataTests",
-            dependencies: ["BullpenMarketData", "BullpenCore", .product(name: "Vapor", package: "vapor")],
+            dependencies: [
+                "BullpenMarketData", "BullpenCore", "BullpenTestSupport",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "BullpenStoreTests",
-            dependencies: ["BullpenStore", "BullpenCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BullpenStore", "BullpenCore", "BullpenTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "BullpenServerTests",
             dependencies: [
-                "BullpenServer", "BullpenAPI", "BullpenMarketData", "BullpenStore", "BullpenCore",
+                "BullpenServer", "BullpenAPI", "BullpenMarketData", "BullpenStore", "BullpenCore", "BullpenTestSupport",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -1,7 +1,9 @@
 import Foundation
 
 /// `POST /api/v1/me/password`.
-public struct ChangePasswordRequest: Codable, Sendable, Hashable {
+public struct ChangePasswordRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case currentPassword, newPassword }
+
     public var currentPassword: String
     public var newPassword: String
     public init(currentPassword: String, newPassword: String) {
@@ -10,7 +12,9 @@ public struct ChangePasswordRequest: Codable, Sendable, Hashable {
 }
 
 /// `DELETE /api/v1/me`: the password confirms.
-public struct DeleteAccountRequest: Codable, Sendable, Hashable {
+public struct DeleteAccountRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case password }
+
     public var password: String
     public init(password: String) { self.password = password }
 }
@@ -33,7 +37,9 @@ public struct WatchlistList: Codable, Sendable, Hashable {
 }
 
 /// `POST /api/v1/watchlists`.
-public struct CreateWatchlistRequest: Codable, Sendable, Hashable {
+public struct CreateWatchlistRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name }
+
     public var name: String
     public init(name: String) { self.name = name }
 }

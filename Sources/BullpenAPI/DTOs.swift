@@ -21,14 +21,18 @@ public struct ErrorEnvelope: Codable, Sendable, Hashable {
 // MARK: - Accounts
 
 /// `POST /api/v1/auth/register` and `POST /api/v1/auth/login`.
-public struct Credentials: Codable, Sendable, Hashable {
+public struct Credentials: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case username, password }
+
     public var username: String
     public var password: String
     public init(username: String, password: String) { self.username = username; self.password = password }
 }
 
 /// `POST /api/v1/auth/refresh`.
-public struct RefreshRequest: Codable, Sendable, Hashable {
+public struct RefreshRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case refreshToken }
+
     public var refreshToken: String
     public init(refreshToken: String) { self.refreshToken = refreshToken }
 }
@@ -67,7 +71,9 @@ public struct AuthResponse: Codable, Sendable, Hashable {
 // MARK: - Portfolios
 
 /// `POST /api/v1/portfolios`.
-public struct CreatePortfolioRequest: Codable, Sendable, Hashable {
+public struct CreatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash }
+
     public var name: String
     /// `"1000.00"` to `"10000000.00"`; `"100000.00"` when left out.
     public var startingCash: String?
@@ -75,7 +81,9 @@ public struct CreatePortfolioRequest: Codable, Sendable, Hashable {
 }
 
 /// `PATCH /api/v1/portfolios/{id}`: only the name can change.
-public struct UpdatePortfolioRequest: Codable, Sendable, Hashable {
+public struct UpdatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name }
+
     public var name: String?
     public init(name: String? = nil) { self.name = name }
 }
@@ -126,8 +134,13 @@ public struct PortfolioDTO: Codable, Sendable, Hashable {
     public var equity: String
     public var realizedPnl: String
     public var unrealizedPnl: String
+    /// Equity less starting cash.
+    public var totalReturn: String
     /// Percent, two places: `"12.34"`.
     public var totalReturnPercent: String
+    /// The change of equity since the previous session's close, net of deposits: shares held
+    /// overnight count from the previous close, shares bought today from their fill price,
+    /// shares sold today up to their sale.
     public var dayChange: String
     public var dayChangePercent: String?
     public var holdingsCount: Int
@@ -137,11 +150,11 @@ public struct PortfolioDTO: Codable, Sendable, Hashable {
 
     public init(id: String, name: String, period: Int, clock: ClockDTO, rules: RulesDTO, startingCash: String,
                 cash: String, marketValue: String, equity: String, realizedPnl: String, unrealizedPnl: String,
-                totalReturnPercent: String, dayChange: String, dayChangePercent: String?, holdingsCount: Int,
+                totalReturn: String, totalReturnPercent: String, dayChange: String, dayChangePercent: String?, holdingsCount: Int,
                 marketData: MarketDataDTO, createdAt: Date, updatedAt: Date) {
         self.id = id; self.name = name; self.period = period; self.clock = clock; self.rules = rules
         self.startingCash = startingCash; self.cash = cash; self.marketValue = marketValue; self.equity = equity
-        self.realizedPnl = realizedPnl; self.unrealizedPnl = unrealizedPnl
+        self.realizedPnl = realizedPnl; self.unrealizedPnl = unrealizedPnl; self.totalReturn = totalReturn
         self.totalReturnPercent = totalReturnPercent; self.dayChange = dayChange
         self.dayChangePercent = dayChangePercent; self.holdingsCount = holdingsCount
         self.marketData = marketData; self.createdAt = createdAt; self.updatedAt = updatedAt
@@ -167,14 +180,16 @@ public struct PositionDTO: Codable, Sendable, Hashable {
     public var unrealizedPnl: String
     public var unrealizedPnlPercent: String?
     public var dayChange: String?
+    /// False once the symbol's data has ended: valued and sold at its final close, not bought.
+    public var trading: Bool
 
     public init(symbol: String, name: String?, quantity: Int64, averageCost: String, costBasis: String,
                 lastPrice: String?, priceAsOf: Date?, marketValue: String, unrealizedPnl: String,
-                unrealizedPnlPercent: String?, dayChange: String?) {
+                unrealizedPnlPercent: String?, dayChange: String?, trading: Bool) {
         self.symbol = symbol; self.name = name; self.quantity = quantity; self.averageCost = averageCost
         self.costBasis = costBasis; self.lastPrice = lastPrice; self.priceAsOf = priceAsOf
         self.marketValue = marketValue; self.unrealizedPnl = unrealizedPnl
-        self.unrealizedPnlPercent = unrealizedPnlPercent; self.dayChange = dayChange
+        self.unrealizedPnlPercent = unrealizedPnlPercent; self.dayChange = dayChange; self.trading = trading
     }
 }
 
@@ -187,7 +202,9 @@ public struct PositionList: Codable, Sendable, Hashable {
 // MARK: - Orders
 
 /// `POST /api/v1/portfolios/{id}/orders`.
-public struct PlaceOrderRequest: Codable, Sendable, Hashable {
+public struct PlaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case symbol, side, quantity, type, clientOrderId }
+
     public var symbol: String
     /// `buy` or `sell`.
     public var side: String
@@ -217,6 +234,14 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var status: String
     public var filledQuantity: Int64
     public var fillPrice: String?
+    /// Where the fill price came from: `last_trade`, `close`, `replay_close`, `demo_tick` or
+    /// `final_close` (the last close before the symbol's data ended). Absent on orders filled
+    /// before prices were recorded.
+    public var priceSource: String?
+    /// The time of that price (daily closes are stamped at midnight UTC of their session).
+    public var priceAsOf: Date?
+    /// Whether the exchange was in a session when the order filled.
+    public var marketOpen: Bool?
     /// Fill price × quantity.
     public var notional: String
     public var commission: String
@@ -228,13 +253,56 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var filledAt: Date?
 
     public init(id: String, portfolioId: String, clientOrderId: String?, symbol: String, side: String, type: String,
-                quantity: Int64, status: String, filledQuantity: Int64, fillPrice: String?, notional: String,
+                quantity: Int64, status: String, filledQuantity: Int64, fillPrice: String?, priceSource: String?,
+                priceAsOf: Date?, marketOpen: Bool?, notional: String,
                 commission: String, realizedPnl: String, cashDelta: String, createdAt: Date, filledAt: Date?) {
         self.id = id; self.portfolioId = portfolioId; self.clientOrderId = clientOrderId; self.symbol = symbol
         self.side = side; self.type = type; self.quantity = quantity; self.status = status
-        self.filledQuantity = filledQuantity; self.fillPrice = fillPrice; self.notional = notional
+        self.filledQuantity = filledQuantity; self.fillPrice = fillPrice; self.priceSource = priceSource
+        self.priceAsOf = priceAsOf; self.marketOpen = marketOpen; self.notional = notional
         self.commission = commission; self.realizedPnl = realizedPnl; self.cashDelta = cashDelta
         self.createdAt = createdAt; self.filledAt = filledAt
+    }
+}
+
+/// A rule an order would break, in a preview.
+public struct ProblemDTO: Codable, Sendable, Hashable {
+    public var code: String
+    public var message: String
+    public init(code: String, message: String) { self.code = code; self.message = message }
+}
+
+/// `POST /api/v1/portfolios/{id}/orders/preview`: what the order would do, computed by the
+/// same engine that executes it.
+public struct OrderPreviewDTO: Codable, Sendable, Hashable {
+    public var symbol: String
+    public var side: String
+    public var quantity: Int64
+    public var price: String
+    public var priceSource: String
+    public var priceAsOf: Date
+    public var marketOpen: Bool
+    public var trading: Bool
+    public var notional: String
+    public var commission: String
+    /// The cost of a buy (notional plus commission) or the proceeds of a sell (notional less commission).
+    public var total: String
+    public var cashBefore: String
+    public var cashAfter: String
+    /// The most whole shares affordable (buy), or the shares held (sell).
+    public var maxQuantity: Int64
+    public var held: Int64
+    /// Every rule the order would break; empty when it would go through.
+    public var problems: [ProblemDTO]
+
+    public init(symbol: String, side: String, quantity: Int64, price: String, priceSource: String, priceAsOf: Date,
+                marketOpen: Bool, trading: Bool, notional: String, commission: String, total: String,
+                cashBefore: String, cashAfter: String, maxQuantity: Int64, held: Int64, problems: [ProblemDTO]) {
+        self.symbol = symbol; self.side = side; self.quantity = quantity; self.price = price
+        self.priceSource = priceSource; self.priceAsOf = priceAsOf; self.marketOpen = marketOpen
+        self.trading = trading; self.notional = notional; self.commission = commission; self.total = total
+        self.cashBefore = cashBefore; self.cashAfter = cashAfter; self.maxQuantity = maxQuantity
+        self.held = held; self.problems = problems
     }
 }
 
@@ -276,6 +344,23 @@ public struct ActivityPage: Codable, Sendable, Hashable {
     public var activities: [ActivityDTO]
     public var nextCursor: String?
     public init(activities: [ActivityDTO], nextCursor: String?) { self.activities = activities; self.nextCursor = nextCursor }
+}
+
+/// `GET /api/v1/portfolios/{id}/activities/summary`: realized totals over the chosen periods.
+public struct RealizedSummaryDTO: Codable, Sendable, Hashable {
+    /// `current`, `all` or a period number.
+    public var period: String
+    public var realizedProfits: String
+    public var realizedLosses: String
+    public var realizedNet: String
+    public var trades: Int
+    public var buys: Int
+    public var sells: Int
+    public init(period: String, realizedProfits: String, realizedLosses: String, realizedNet: String,
+                trades: Int, buys: Int, sells: Int) {
+        self.period = period; self.realizedProfits = realizedProfits; self.realizedLosses = realizedLosses
+        self.realizedNet = realizedNet; self.trades = trades; self.buys = buys; self.sells = sells
+    }
 }
 
 // MARK: - Service

@@ -81,11 +81,14 @@ public struct AssetSummaryDTO: Codable, Sendable, Hashable {
     public var volume: Int64?
     public var asOf: Date?
     public var logoUrl: String
+    /// False once the symbol's data has ended (its price is its final close).
+    public var trading: Bool
 
     public init(symbol: String, name: String, sector: String?, price: String?, change: String?, changePercent: String?,
-                volume: Int64?, asOf: Date?, logoUrl: String) {
+                volume: Int64?, asOf: Date?, logoUrl: String, trading: Bool) {
         self.symbol = symbol; self.name = name; self.sector = sector; self.price = price; self.change = change
         self.changePercent = changePercent; self.volume = volume; self.asOf = asOf; self.logoUrl = logoUrl
+        self.trading = trading
     }
 }
 
@@ -126,18 +129,21 @@ public struct AssetDetailDTO: Codable, Sendable, Hashable {
     public var lastDate: String?
     public var asOf: Date?
     public var simulated: Bool
+    /// False once the symbol's data has ended: it can be sold at its final close, not bought.
+    public var trading: Bool
 
     public init(symbol: String, name: String, sector: String?, industry: String?, exchange: String?, headquarters: String?,
                 founded: String?, description: String?, logoUrl: String, price: String?, previousClose: String?,
                 change: String?, changePercent: String?, volume: Int64?, averageVolume: Int64?, fiftyTwoWeekLow: String?,
                 fiftyTwoWeekHigh: String?, oneYearChangePercent: String?, firstDate: String?, lastDate: String?,
-                asOf: Date?, simulated: Bool) {
+                asOf: Date?, simulated: Bool, trading: Bool) {
         self.symbol = symbol; self.name = name; self.sector = sector; self.industry = industry; self.exchange = exchange
         self.headquarters = headquarters; self.founded = founded; self.description = description; self.logoUrl = logoUrl
         self.price = price; self.previousClose = previousClose; self.change = change; self.changePercent = changePercent
         self.volume = volume; self.averageVolume = averageVolume; self.fiftyTwoWeekLow = fiftyTwoWeekLow
         self.fiftyTwoWeekHigh = fiftyTwoWeekHigh; self.oneYearChangePercent = oneYearChangePercent
         self.firstDate = firstDate; self.lastDate = lastDate; self.asOf = asOf; self.simulated = simulated
+        self.trading = trading
     }
 }
 
@@ -150,10 +156,12 @@ public struct QuoteDTO: Codable, Sendable, Hashable {
     public var changePercent: String?
     public var volume: Int64?
     public var asOf: Date?
+    /// False once the symbol's data has ended.
+    public var trading: Bool
     public init(symbol: String, price: String, previousClose: String?, change: String?, changePercent: String?,
-                volume: Int64?, asOf: Date?) {
+                volume: Int64?, asOf: Date?, trading: Bool) {
         self.symbol = symbol; self.price = price; self.previousClose = previousClose; self.change = change
-        self.changePercent = changePercent; self.volume = volume; self.asOf = asOf
+        self.changePercent = changePercent; self.volume = volume; self.asOf = asOf; self.trading = trading
     }
 }
 

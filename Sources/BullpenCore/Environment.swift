@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where the core gets the current time. Injected so that every rule can be tested at a pinned instant.
 public protocol TimeSource: Sendable {
@@ -27,31 +26,6 @@ public struct SystemTimeSource: TimeSource {
 public struct RandomIDSource: IDSource {
     public init() {}
     public func makeUUID() -> UUID { UUID() }
-}
-
-/// A clock that stands still until told to move; for tests and replays.
-public final class FixedTimeSource: TimeSource {
-    private let current: Mutex<Date>
-
-    public init(_ date: Date) { self.current = Mutex(date) }
-
-    public func now() -> Date { current.withLock { $0 } }
-
-    public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
-}
-
-/// Ids counting up from 1 (`00000000-0000-0000-0000-000000000001`, ...); for tests.
-public final class SequentialIDSource: IDSource {
-    private let next = Mutex<UInt64>(1)
-
-    public init() {}
-
-    public func makeUUID() -> UUID {
-        let n = next.withLock { value in defer { value += 1 }; return value }
-        let hex = String(n, radix: 16)
-        let padded = String(repeating: "0", count: 12 - hex.count) + hex
-        return UUID(uuidString: "00000000-0000-0000-0000-\(padded)")!
-    }
 }
 
 /// A clock that starts at `start` and runs `speed` times faster than real time: for watching a

@@ -24,11 +24,14 @@ public struct JournalEntry: Sendable, Hashable {
     public var realizedPnL: Money
     public var orderID: OrderID?
     public var fillID: FillID?
+    /// The time of the price a trade filled at (nil for entries recorded before it was kept).
+    public var priceAsOf: Date?
     public var createdAt: Date
 
     public init(id: JournalEntryID, portfolioID: PortfolioID, period: Int, sequence: Int64, kind: Kind,
                 symbol: Symbol?, side: OrderSide?, quantityDelta: Int64, price: Price?, cashDelta: Money,
-                commission: Money, realizedPnL: Money, orderID: OrderID?, fillID: FillID?, createdAt: Date) {
+                commission: Money, realizedPnL: Money, orderID: OrderID?, fillID: FillID?, priceAsOf: Date?,
+                createdAt: Date) {
         self.id = id
         self.portfolioID = portfolioID
         self.period = period
@@ -43,6 +46,7 @@ public struct JournalEntry: Sendable, Hashable {
         self.realizedPnL = realizedPnL
         self.orderID = orderID
         self.fillID = fillID
+        self.priceAsOf = priceAsOf
         self.createdAt = createdAt
     }
 

@@ -56,24 +56,45 @@ public struct Percent: Hashable, Sendable, Comparable {
     public static func < (lhs: Percent, rhs: Percent) -> Bool { lhs.hundredths < rhs.hundredths }
 }
 
-/// Integer fixed-point helpers shared by ``Money``, ``Price`` and ``Percent``.
-enum FixedPoint {
+/// Integer fixed-point helpers shared by ``Money``, ``Price``, ``Percent`` and the data parsers.
+public enum FixedPoint {
     /// Parses `[-]digits[.digits]` with at most `scale` fractional digits into integer units.
+    /// Nil for anything else, including amounts whose units do not fit in `Int64`.
     static func parse(_ text: String, scale: Int) -> Int64? {
         var body = Substring(text)
         var negative = false
         if body.first == "-" { negative = true; body = body.dropFirst() }
         let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit) else { return nil }
-        var fraction = parts.count == 2 ? parts[1] : ""
+        let fraction = parts.count == 2 ? parts[1] : ""
         if parts.count == 2 && fraction.isEmpty { return nil }
         guard fraction.count <= scale, fraction.allSatisfy(\.isASCIIDigit) else { return nil }
-        // Fifteen whole digits keep every product in this app within Int64.
-        guard whole.count <= 15 else { return nil }
-        fraction += String(repeating: "0", count: scale - fraction.count)
-        guard let w = Int64(whole), let f = Int64(fraction.isEmpty ? "0" : fraction) else { return nil }
-        let units = w * pow10(scale) + f
+        // Accumulate digit by digit with overflow checks: no length rule can be wrong.
+        var units: Int64 = 0
+        for digit in whole.utf8 {
+            guard let next = checked(units, times: 10, plus: Int64(digit - 48)) else { return nil }
+            units = next
+        }
+        var places = 0
+        for digit in fraction.utf8 {
+            guard let next = checked(units, times: 10, plus: Int64(digit - 48)) else { return nil }
+            units = next
+            places += 1
+        }
+        while places < scale {
+            guard let next = checked(units, times: 10, plus: 0) else { return nil }
+            units = next
+            places += 1
+        }
         return negative ? -units : units
+    }
+
+    /// `value × factor + addend`, or nil when it leaves `Int64`.
+    public static func checked(_ value: Int64, times factor: Int64, plus addend: Int64) -> Int64? {
+        let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+        guard !overflow else { return nil }
+        let (sum, overflowSum) = product.addingReportingOverflow(addend)
+        return overflowSum ? nil : sum
     }
 
     static func format(_ units: Int64, scale: Int) -> String {

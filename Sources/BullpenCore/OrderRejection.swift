@@ -3,6 +3,8 @@
 public enum OrderRejection: Error, Sendable, Hashable {
     case unknownSymbol(Symbol)
     case noPrice(Symbol)
+    /// The symbol's data has ended: it can be sold at its last price but not bought.
+    case notTrading(Symbol)
     case insufficientFunds(required: Money, available: Money)
     case insufficientShares(requested: Int64, held: Int64)
     case quantityOutOfRange(Int64, allowed: ClosedRange<Int64>)
@@ -15,6 +17,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
         switch self {
         case .unknownSymbol: "unknown_symbol"
         case .noPrice: "no_price"
+        case .notTrading: "not_trading"
         case .insufficientFunds: "insufficient_funds"
         case .insufficientShares: "insufficient_shares"
         case .quantityOutOfRange: "quantity_out_of_range"
@@ -31,6 +34,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
             "There is no company with the symbol \(symbol)."
         case .noPrice(let symbol):
             "There is no price for \(symbol) at this portfolio's date."
+        case .notTrading(let symbol):
+            "\(symbol) no longer trades here: its price data has ended. You can sell shares you hold at its last price, but not buy more."
         case .insufficientFunds(let required, let available):
             "This order needs $\(required.decimalString) but the portfolio has $\(available.decimalString) in cash."
         case .insufficientShares(let requested, let held):

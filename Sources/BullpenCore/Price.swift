@@ -44,5 +44,12 @@ public struct Price: Hashable, Comparable, Sendable, CustomStringConvertible {
         return Price(ticks: FixedPoint.divideRounded(total.cents * Price.ticksPerCent, by: quantity))
     }
 
+    /// This price on the exchange's tick grid: whole cents at $1 or more, four places below
+    /// (US stocks under a dollar trade in hundredths of a cent). Rounds half away from zero.
+    public func roundedToTradingTick() -> Price {
+        guard ticks >= 10_000 else { return self }
+        return Price(ticks: FixedPoint.divideRounded(ticks, by: Price.ticksPerCent) * Price.ticksPerCent)
+    }
+
     public static func < (lhs: Price, rhs: Price) -> Bool { lhs.ticks < rhs.ticks }
 }

@@ -5,45 +5,31 @@ import Foundation
 public enum TradingEngine {
     /// Checks a request against the rules and the book and, if it passes, fills it at `price`.
     ///
+    /// - Parameter trading: whether the symbol trades on the portfolio's date; a symbol whose
+    ///   data has ended can be sold at its last price but not bought.
     /// - Returns: the fill and the book after it.
     /// - Throws: ``OrderRejection`` naming the first rule the order breaks.
-    public static func execute(_ request: OrderRequest, on book: Book, at price: Price,
-                               rules: PortfolioRules) throws(OrderRejection) -> (fill: Fill, book: Book) {
-        try validate(request, rules: rules)
+    public static func execute(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
+                               trading: Bool) throws(OrderRejection) -> (fill: Fill, book: Book) {
+        if let problem = problems(request, on: book, at: price, rules: rules, trading: trading).first { throw problem }
         let notional = price.notional(quantity: request.quantity)
         let commission = rules.commission.amount(on: notional)
         var book = book
         let fill: Fill
         switch request.side {
         case .buy:
-            let required = notional + commission
-            guard required <= book.cash else {
-                throw .insufficientFunds(required: required, available: book.cash)
-            }
-            if let limit = rules.maxDistinctHoldings, book.positions[request.symbol] == nil,
-               book.positions.count >= limit {
-                throw .tooManyHoldings(limit: limit)
-            }
             fill = Fill(symbol: request.symbol, side: .buy, quantity: request.quantity, price: price,
-                        notional: notional, commission: commission, realizedPnL: .zero, cashDelta: -required)
-            book.apply(fill)
+                        notional: notional, commission: commission, realizedPnL: .zero,
+                        cashDelta: -(notional + commission))
         case .sell:
-            let held = book.quantity(of: request.symbol)
-            guard request.quantity <= held else {
-                throw .insufficientShares(requested: request.quantity, held: held)
-            }
-            // A sell whose commission exceeds its proceeds still may not overdraw cash.
-            let proceeds = notional - commission
-            guard book.cash + proceeds >= .zero else {
-                throw .insufficientFunds(required: commission, available: book.cash + notional)
-            }
-            var probe = book.positions[request.symbol]!
+            var probe = book.positions[request.symbol] ?? Position(symbol: request.symbol)
             let basis = probe.remove(quantity: request.quantity)
+            let proceeds = notional - commission
             fill = Fill(symbol: request.symbol, side: .sell, quantity: request.quantity, price: price,
                         notional: notional, commission: commission, realizedPnL: proceeds - basis,
                         cashDelta: proceeds)
-            book.apply(fill)
         }
+        book.apply(fill)
         return (fill, book)
     }
 

@@ -8,13 +8,21 @@ public struct Quote: Sendable, Hashable {
     public var asOf: Date?
     /// Shares traded in the session so far, where known.
     public var volume: Int64?
+    /// Whether the symbol trades on the clock's date. False once its data has ended (the last
+    /// price is then the close of its final session): it can be sold at that price, not bought.
+    public var trading: Bool
 
-    public init(price: Price, previousClose: Price? = nil, asOf: Date? = nil, volume: Int64? = nil) {
+    public init(price: Price, previousClose: Price? = nil, asOf: Date? = nil, volume: Int64? = nil, trading: Bool = true) {
         self.price = price
         self.previousClose = previousClose
         self.asOf = asOf
         self.volume = volume
+        self.trading = trading
     }
+
+    /// The session date of this price (daily closes are stamped at midnight UTC of their date;
+    /// intraday prices fall within the New York session of their UTC date).
+    public var session: SessionDate? { asOf.map(SessionDate.init) }
 
     /// Price change since the previous close, per share.
     public var change: Price? { previousClose.map { Price(ticks: price.ticks - $0.ticks) } }
@@ -33,10 +41,11 @@ public struct PositionValuation: Sendable, Hashable {
     public var marketValue: Money
     public var unrealizedPnL: Money
     public var unrealizedPercent: Percent?
-    /// Value change since the previous close; nil when unknown.
+    /// What the holding gained or lost since the previous session's close (shares bought today
+    /// count from their fill, shares sold today up to their sale); nil without a price.
     public var dayChange: Money?
 
-    public init(position: Position, quote: Quote?) {
+    public init(position: Position, quote: Quote?, dayChange: Money?) {
         self.position = position
         self.quote = quote
         // Without a price a holding is carried at cost: no gain, no loss.
@@ -44,11 +53,58 @@ public struct PositionValuation: Sendable, Hashable {
         self.marketValue = value
         self.unrealizedPnL = value - position.costBasis
         self.unrealizedPercent = unrealizedPnL.percent(of: position.costBasis)
-        self.dayChange = quote?.previousClose.map { value - position.marketValue(at: $0) }
+        self.dayChange = dayChange
     }
 }
 
-/// The figures of a portfolio summary, all derived from the book, the quotes and realized P&L.
+/// The trades of the session a valuation stands on, per symbol: what "today" nets out.
+///
+/// A journal entry belongs to the session when its price does (a fill priced by that session's
+/// data), or, for entries recorded before prices were dated, when it was made after the previous
+/// session's close.
+public struct SessionTrades: Sendable, Hashable {
+    /// The session date the valuation's quotes stand on.
+    public var session: SessionDate
+    /// Shares bought less shares sold in the session, per symbol.
+    public var quantity: [Symbol: Int64] = [:]
+    /// Cash paid (negative) and received (positive) in the session, per symbol, commissions included.
+    public var cash: [Symbol: Money] = [:]
+
+    public init(session: SessionDate, journal: [JournalEntry], calendar: TradingCalendar = TradingCalendar()) {
+        self.session = session
+        let previous = calendar.previousTradingDay(before: session)
+        let previousClose = calendar.sessionBounds(on: previous)?.close ?? session.date
+        for entry in journal {
+            guard let symbol = entry.symbol else { continue }
+            let inSession = entry.priceAsOf.map { SessionDate($0) >= session } ?? (entry.createdAt > previousClose)
+            guard inSession else { continue }
+            quantity[symbol, default: 0] += entry.quantityDelta
+            cash[symbol, default: .zero] += entry.cashDelta
+        }
+    }
+
+    /// No trades: every holding was held since the previous close.
+    public static func none(session: SessionDate) -> SessionTrades {
+        SessionTrades(session: session, journal: [])
+    }
+
+    /// The symbols traded in the session (some may no longer be held).
+    public var symbols: Set<Symbol> { Set(quantity.keys).union(cash.keys) }
+
+    /// The change of one symbol's holding since the previous close: its value now, plus the cash
+    /// its trades moved today, less the value at the previous close of the shares held overnight.
+    /// A symbol whose price is not of this session (its data ended, or no previous close) did
+    /// not move: its previous close is its price.
+    func change(of symbol: Symbol, heldNow: Int64, quote: Quote) -> Money {
+        let overnight = heldNow - (quantity[symbol] ?? 0)
+        let movedToday = (quote.session.map { $0 >= session } ?? false) && quote.trading
+        let reference = movedToday ? (quote.previousClose ?? quote.price) : quote.price
+        return quote.price.notional(quantity: heldNow) + (cash[symbol] ?? .zero) - reference.notional(quantity: overnight)
+    }
+}
+
+/// The figures of a portfolio summary, all derived from the book, the quotes, realized P&L and
+/// the trades of the current session.
 public struct Valuation: Sendable, Hashable {
     public var positions: [PositionValuation]
     public var cash: Money
@@ -57,21 +113,40 @@ public struct Valuation: Sendable, Hashable {
     public var equity: Money
     public var realizedPnL: Money
     public var unrealizedPnL: Money
+    /// Equity less starting cash.
+    public var totalReturn: Money
     public var totalReturnPercent: Percent?
+    /// The change of equity since the previous session's close, net of deposits.
     public var dayChange: Money
     public var dayChangePercent: Percent?
 
-    public init(book: Book, quotes: [Symbol: Quote], realizedPnL: Money) {
-        positions = book.positions.values.sorted { $0.symbol < $1.symbol }
-            .map { PositionValuation(position: $0, quote: quotes[$0.symbol]) }
+    /// - Parameter today: the session's trades; without them every holding counts as held since
+    ///   the previous close.
+    public init(book: Book, quotes: [Symbol: Quote], realizedPnL: Money, today: SessionTrades? = nil) {
+        positions = book.positions.values.sorted { $0.symbol < $1.symbol }.map { position in
+            let quote = quotes[position.symbol]
+            let change = quote.map { quote in
+                (today ?? .none(session: quote.session ?? SessionDate(day: 0)))
+                    .change(of: position.symbol, heldNow: position.quantity, quote: quote)
+            }
+            return PositionValuation(position: position, quote: quote, dayChange: change)
+        }
         cash = book.cash
         startingCash = book.startingCash
         marketValue = positions.reduce(.zero) { $0 + $1.marketValue }
         equity = cash + marketValue
         self.realizedPnL = realizedPnL
         unrealizedPnL = positions.reduce(.zero) { $0 + $1.unrealizedPnL }
-        totalReturnPercent = (equity - startingCash).percent(of: startingCash)
-        dayChange = positions.reduce(.zero) { $0 + ($1.dayChange ?? .zero) }
+        totalReturn = equity - startingCash
+        totalReturnPercent = totalReturn.percent(of: startingCash)
+        var day = positions.reduce(.zero) { $0 + ($1.dayChange ?? .zero) }
+        // Symbols sold out today: their proceeds against their value at the previous close.
+        if let today {
+            for symbol in today.symbols where book.positions[symbol] == nil {
+                if let quote = quotes[symbol] { day += today.change(of: symbol, heldNow: 0, quote: quote) }
+            }
+        }
+        dayChange = day
         dayChangePercent = dayChange.percent(of: equity - dayChange)
     }
 }

@@ -73,7 +73,7 @@ public final class DemoExchange: MarketDataSource {
         guard full.date == date else { return nil }
         let path = intradayPath(symbol, bar: full, steps: steps)
         let sofar = path[0...step]
-        func price(_ logTicks: Double) -> Price { Price(ticks: Int64(exp(logTicks).rounded())) }
+        func price(_ logTicks: Double) -> Price { DemoMarket.ticks(exp(logTicks) / 10_000) }
         return DailyBar(date: date, open: full.open, high: price(sofar.max()!), low: price(sofar.min()!),
                         close: price(path[step]), volume: full.volume * Int64(step + 1) / Int64(steps))
     }

@@ -198,7 +198,10 @@ enum DemoMarket {
         return max(0.75 * residualVariance(sector) - gaps, 0.0025).squareRoot()
     }
 
-    static func ticks(_ price: Double) -> Price { Price(ticks: max(Int64((price * 10_000).rounded()), 100)) }
+    /// A simulated price on the trading tick grid (whole cents from $1), at least a cent.
+    static func ticks(_ price: Double) -> Price {
+        Price(ticks: max(Int64((price * 10_000).rounded()), 100)).roundedToTradingTick()
+    }
 
     /// A day's path of log prices every `stepSeconds`, from the bar's open to its close, touching
     /// its high and low: the intraday ticks of the demo exchange.

@@ -32,8 +32,14 @@ public final class HistoricalMarketData: MarketDataSource {
 
     public func asset(_ symbol: Symbol) async throws -> AssetInfo? { assets[symbol] }
 
+    /// The close of the clock's session; a symbol whose data ends before that session is marked
+    /// as no longer trading (its quote is its final close).
     public func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
-        history.quote(symbol, onOrBefore: limit(clock))
+        guard var quote = history.quote(symbol, onOrBefore: limit(clock)) else { return nil }
+        if let session = await sessionDate(asOf: clock), let last = quote.session, last < session {
+            quote.trading = false
+        }
+        return quote
     }
 
     /// Daily data has no session in progress.

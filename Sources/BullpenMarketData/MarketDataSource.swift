@@ -37,4 +37,28 @@ public protocol MarketDataSource: MarketData {
                        asOf clock: PortfolioClock) async throws -> [DailyBar]?
     /// The session date that `clock` stands on for this source (for `live`: its latest session).
     func sessionDate(asOf clock: PortfolioClock) async -> SessionDate?
+    /// How much each symbol trades: its average daily dollar volume (close × shares, in cents)
+    /// over the three months up to the clock's session. Symbols without bars then are left out.
+    func averageDollarVolume(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Int64]
+}
+
+extension MarketDataSource {
+    public func averageDollarVolume(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Int64] {
+        guard let session = await sessionDate(asOf: clock), let start = ChartRange.threeMonths.start(endingOn: session)
+        else { return [:] }
+        var result: [Symbol: Int64] = [:]
+        for symbol in symbols {
+            let bars = try await dailyBars(symbol, from: start, through: session, asOf: clock)
+            guard !bars.isEmpty else { continue }
+            var total: Int64 = 0
+            for bar in bars {
+                // Saturates instead of trapping: a ranking figure, never money.
+                let (value, overflow) = (bar.close.ticks / Price.ticksPerCent).multipliedReportingOverflow(by: bar.volume)
+                let (sum, overflowSum) = total.addingReportingOverflow(overflow ? .max : value)
+                total = overflowSum ? .max : sum
+            }
+            result[symbol] = total / Int64(bars.count)
+        }
+        return result
+    }
 }

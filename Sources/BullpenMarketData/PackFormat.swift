@@ -25,8 +25,13 @@ struct LineReason: Error {
 /// Byte-level parsing of the numbers and dates in market data files: no `String` per field, so the
 /// real pack's 100 MB of CSV parse in a fraction of a second.
 enum ByteParsing {
+    /// The largest price a file may state: $10,000,000 a share. Above it a price is refused, so
+    /// that a price times the largest order quantity always fits in `Int64`.
+    static let maxPriceTicks: Int64 = 10_000_000 * 10_000
+
     /// A decimal like `264.58` or `0.0992653` as integer units of 10^-scale; extra places are
-    /// rounded half away from zero. Nil for anything that is not a plain non-negative decimal.
+    /// rounded half away from zero. Nil for anything that is not a plain non-negative decimal, or
+    /// whose units would not fit in `Int64`.
     static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, scale: Int) -> Int64? {
         guard !range.isEmpty else { return nil }
         var value: Int64 = 0
@@ -48,14 +53,18 @@ enum ByteParsing {
                 continue
             }
             digits += 1
-            guard digits <= 17 else { return nil }
-            value = value * 10 + digit
+            guard let next = FixedPoint.checked(value, times: 10, plus: digit) else { return nil }
+            value = next
             if places >= 0 { places += 1 }
         }
         if places < 0 { places = 0 }
         guard digits > 0 else { return nil }
-        for _ in min(places, scale)..<scale { value *= 10 }
-        return roundUp ? value + 1 : value
+        for _ in min(places, scale)..<scale {
+            guard let next = FixedPoint.checked(value, times: 10, plus: 0) else { return nil }
+            value = next
+        }
+        guard roundUp else { return value }
+        return FixedPoint.checked(value, times: 1, plus: 1)
     }
 
     /// `YYYY-MM-DD` (dashed) or `YYYYMMDD` (Stooq).
@@ -93,6 +102,9 @@ enum ByteParsing {
               let low = decimal(bytes, fields[first + 2], scale: 4),
               let close = decimal(bytes, fields[first + 3], scale: 4)
         else { return .failure(LineReason("bad price")) }
+        guard max(open, high, low, close) <= maxPriceTicks else {
+            return .failure(LineReason("price above $10,000,000"))
+        }
         guard let volume = decimal(bytes, fields[first + 4], scale: 0) else {
             return .failure(LineReason("bad volume '\(String(decoding: UnsafeBufferPointer(rebasing: bytes[fields[first + 4]]), as: UTF8.self))'"))
         }

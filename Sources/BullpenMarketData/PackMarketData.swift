@@ -60,7 +60,7 @@ public enum PackMarketData {
         }
         let source = HistoricalMarketData(
             sourceName: "pack", simulated: false,
-            description: "Real end-of-day prices from the data pack at \(directory.path), adjusted for splits and dividends.",
+            description: "Real end-of-day prices from the data pack at \(directory.path), adjusted for splits and dividends: adjusted prices keep up to four decimal places, so they are not on the whole-cent grid stocks trade on.",
             assets: assets, history: history, benchmarks: benchmarks)
         return Loaded(source: source, problems: problems)
     }

@@ -5,8 +5,18 @@ import Foundation
 public struct AssetSnapshot: Sendable, Hashable {
     public var info: AssetInfo
     public var quote: Quote?
+    /// Average daily dollar volume over the last three months, in cents: how much it trades.
+    public var dollarVolume: Int64?
+
+    public init(info: AssetInfo, quote: Quote?, dollarVolume: Int64? = nil) {
+        self.info = info
+        self.quote = quote
+        self.dollarVolume = dollarVolume
+    }
 
     public var changePercent: Percent? { quote?.changePercent }
+    /// Whether it trades on the clock's date: it has a price and its data has not ended.
+    public var trading: Bool { quote?.trading ?? false }
 }
 
 /// The chart ranges a client may ask for.
@@ -48,11 +58,15 @@ public enum BarInterval: String, Sendable, CaseIterable {
 /// Search, ranking, movers and chart shaping over any ``MarketDataSource``: the research API's logic,
 /// kept free of HTTP.
 public enum Research {
-    /// Every listed asset with its quote as of `clock`.
-    public static func snapshots(_ source: any MarketDataSource, asOf clock: PortfolioClock) async throws -> [AssetSnapshot] {
+    /// Every asset listed as of `clock` (it has a price by then), with its quote and how much it
+    /// trades (when `liquidity`, for ranking search results).
+    public static func snapshots(_ source: any MarketDataSource, asOf clock: PortfolioClock,
+                                 liquidity: Bool = false) async throws -> [AssetSnapshot] {
         let listing = try await source.listing()
-        let quotes = try await source.quotes(listing.map(\.symbol), asOf: clock)
-        return listing.map { AssetSnapshot(info: $0, quote: quotes[$0.symbol]) }
+        let symbols = listing.map(\.symbol)
+        let quotes = try await source.quotes(symbols, asOf: clock)
+        let volumes = liquidity ? try await source.averageDollarVolume(symbols, asOf: clock) : [:]
+        return listing.map { AssetSnapshot(info: $0, quote: quotes[$0.symbol], dollarVolume: volumes[$0.symbol]) }
     }
 
     /// How well `asset` matches `query`: lower is better, nil for no match. Exact symbol, then
@@ -79,11 +93,30 @@ public enum Research {
         case change, changeDescending = "-change"
     }
 
-    /// Filters by `query` and `sector`, then orders: by relevance (ties by symbol) unless `sort` says otherwise.
-    public static func search(_ snapshots: [AssetSnapshot], query: String?, sector: String?, sort: Sort) -> [AssetSnapshot] {
+    /// Which assets a list shows by whether they still trade.
+    public enum TradingFilter: String, Sendable, CaseIterable {
+        /// All of them, those whose data has ended last.
+        case all
+        /// Only those that trade on the clock's date.
+        case trading
+        /// Only those whose data has ended.
+        case ended
+    }
+
+    /// Filters by `query`, `sector` and `trading`, then orders: by relevance unless `sort` says
+    /// otherwise. Relevance is the match tier (exact symbol, symbol prefix, name word, name),
+    /// and within a tier how much the stock trades, so "micro" finds Microsoft first. Assets whose
+    /// data has ended come after those that trade (but for an exact symbol), whatever the order.
+    public static func search(_ snapshots: [AssetSnapshot], query: String?, sector: String?, sort: Sort,
+                              trading filter: TradingFilter = .all) -> [AssetSnapshot] {
         let wantedSector = sector?.lowercased()
         let ranked: [(AssetSnapshot, Int)] = snapshots.compactMap { snapshot in
             if let wantedSector, snapshot.info.sector?.lowercased() != wantedSector { return nil }
+            switch filter {
+            case .all: break
+            case .trading: guard snapshot.trading else { return nil }
+            case .ended: guard !snapshot.trading else { return nil }
+            }
             guard let rank = rank(snapshot.info, query: query ?? "") else { return nil }
             return (snapshot, rank)
         }
@@ -98,9 +131,12 @@ public enum Research {
         }
         return ranked.sorted { lhs, rhs in
             let (a, ra) = lhs, (b, rb) = rhs
+            // An exact symbol first, then those that trade before those whose data has ended.
+            if sort == .relevance, (ra == 0) != (rb == 0) { return ra == 0 }
+            if a.trading != b.trading { return a.trading }
             let decided: Bool?
             switch sort {
-            case .relevance: decided = ra == rb ? nil : ra < rb
+            case .relevance: decided = ra != rb ? ra < rb : byValue(a.dollarVolume, b.dollarVolume, descending: true)
             case .symbol: decided = a.info.symbol < b.info.symbol
             case .symbolDescending: decided = b.info.symbol < a.info.symbol
             case .price: decided = byValue(a.quote?.price.ticks, b.quote?.price.ticks, descending: false)

@@ -4,26 +4,28 @@ import BullpenStore
 import Foundation
 import Vapor
 
-/// An error as the API reports it: HTTP status, stable code, human message, optional headers.
-/// Every error the app throws is mapped to one of these in ``APIError/init(_:)``, the one place
-/// where domain errors meet HTTP.
+/// An error as the API reports it: a stable code (which fixes the HTTP status), a human message
+/// and optional headers. Every error the app throws is mapped to one of these in
+/// ``APIError/init(_:)``, the one place where domain errors meet HTTP.
 struct APIError: Error, Sendable {
-    var status: HTTPResponseStatus
-    var code: String
+    var code: ErrorCode
     var message: String
     var headers: HTTPHeaders = [:]
 
-    init(_ status: HTTPResponseStatus, _ code: String, _ message: String, headers: HTTPHeaders = [:]) {
-        self.status = status
+    init(_ code: ErrorCode, _ message: String, headers: HTTPHeaders = [:]) {
         self.code = code
         self.message = message
         self.headers = headers
     }
 
-    static func validation(_ message: String) -> APIError { APIError(.badRequest, "validation_failed", message) }
-    static let unauthorized = APIError(.unauthorized, "unauthorized", "Log in to do this: the access token is missing, invalid or expired.")
-    static let marketDataUnavailable = APIError(.serviceUnavailable, OrderRejection.marketDataUnavailable.code,
-                                                OrderRejection.marketDataUnavailable.message)
+    var status: HTTPResponseStatus { HTTPResponseStatus(statusCode: code.httpStatus) }
+
+    static func validation(_ message: String) -> APIError { APIError(.validationFailed, message) }
+    static let unauthorized = APIError(.unauthorized, "Log in to do this: the access token is missing, invalid or expired.")
+    static let marketDataUnavailable = APIError(OrderRejection.marketDataUnavailable)
+    static func unknownSymbol(_ text: String) -> APIError {
+        APIError(.unknownSymbol, "There is no company with the symbol \(text.uppercased()).")
+    }
 
     /// Maps any error to the API's view of it. Unknown errors become a 500 without details.
     init(_ error: any Error) {
@@ -31,40 +33,34 @@ struct APIError: Error, Sendable {
         case let error as APIError:
             self = error
         case let rejection as OrderRejection:
-            let status: HTTPResponseStatus = rejection == .marketDataUnavailable ? .serviceUnavailable : .unprocessableEntity
-            self.init(status, rejection.code, rejection.message)
+            self.init(Self.code(rejection.code), rejection.message)
         case let problem as CredentialProblem:
-            self.init(.unprocessableEntity, problem.code, problem.message)
+            self.init(Self.code(problem.code), problem.message)
         case let error as StoreError:
-            let status: HTTPResponseStatus = switch error {
-            case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
-                 .watchlistNameTaken, .tooManyWatchlists, .watchlistFull: .conflict
-            case .notFound: .notFound
-            case .invalidRefreshToken, .refreshTokenReused: .unauthorized
-            case .invalidCursor: .badRequest
-            case .contention, .unavailable: .serviceUnavailable
-            }
-            self.init(status, error.code, error.message)
+            self.init(Self.code(error.code), error.message)
         case let error as DecodingError:
-            self.init(.badRequest, "validation_failed", APIError.describe(error))
+            self.init(.validationFailed, APIError.describe(error))
         case let abort as any AbortError:
-            self.init(abort.status, APIError.code(for: abort.status), APIError.message(for: abort))
+            self.init(Self.code(for: abort.status), APIError.message(for: abort))
             self.headers = abort.headers
         default:
-            self.init(.internalServerError, "internal_error", "Something went wrong on our side. It has been logged.")
+            self.init(.internalError, "Something went wrong on our side. It has been logged.")
         }
     }
 
-    private static func code(for status: HTTPResponseStatus) -> String {
+    /// The enum case of a domain error's wire code (every one is listed in ``ErrorCode``; the
+    /// error-code tests prove it).
+    static func code(_ wire: String) -> ErrorCode { ErrorCode(rawValue: wire) ?? .internalError }
+
+    private static func code(for status: HTTPResponseStatus) -> ErrorCode {
         switch status {
-        case .notFound: "not_found"
-        case .payloadTooLarge: "payload_too_large"
-        case .badRequest: "bad_request"
-        case .methodNotAllowed: "method_not_allowed"
-        case .unsupportedMediaType: "unsupported_media_type"
-        case .unauthorized: "unauthorized"
-        case .tooManyRequests: "rate_limited"
-        default: status.code >= 500 ? "internal_error" : "bad_request"
+        case .notFound: .notFound
+        case .payloadTooLarge: .payloadTooLarge
+        case .methodNotAllowed: .methodNotAllowed
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .unauthorized: .unauthorized
+        case .tooManyRequests: .rateLimited
+        default: status.code >= 500 ? .internalError : .badRequest
         }
     }
 
@@ -108,9 +104,8 @@ struct APIError: Error, Sendable {
 
     /// The response for this error: the one envelope.
     func response() -> Response {
-        var headers = self.headers
-        headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
-        let body = (try? APIContract.makeEncoder().encode(ErrorEnvelope(code: code, message: message))) ?? Data()
-        return Response(status: status, headers: headers, body: .init(data: body))
+        // Encoding two strings cannot fail; the fallback keeps the status all the same.
+        (try? jsonResponse(ErrorEnvelope(code: code.rawValue, message: message), status: status, headers: headers))
+            ?? Response(status: status, headers: headers)
     }
 }

@@ -1,3 +1,4 @@
+import BullpenAPI
 import BullpenCore
 import BullpenMarketData
 import BullpenStore
@@ -47,13 +48,14 @@ public enum BullpenApp {
         app.http.server.configuration.responseCompression = .disabled(
             allowedTypes: [.html, .css, HTTPMediaType(type: "text", subType: "javascript")], allowRequestOverrides: false)
 
-        try app.register(collection: SystemRoutes())
-        let v1 = app.grouped("api", "v1")
-        try v1.register(collection: AuthRoutes())
-        try v1.register(collection: PortfolioRoutes())
-        try v1.register(collection: MarketRoutes())
-        try v1.register(collection: StreamRoutes())
-        try v1.register(collection: WatchlistRoutes())
+        // Query parameters the contract does not list for a route are refused, on every route.
+        let checked = app.grouped(QueryParameterMiddleware(rules: try QueryParameterRules(contract: APIContract.openAPIDocument())))
+        try checked.register(collection: SystemRoutes())
+        let v1 = checked.grouped("api", "v1")
+        for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
+                                            AssetRoutes(), StreamRoutes(), WatchlistRoutes()] {
+            try v1.register(collection: routes)
+        }
         if let marketData {
             let hub = QuoteHub(source: marketData, interval: configuration.streamInterval, logger: app.logger)
             app.quoteHub = hub
@@ -75,7 +77,9 @@ enum SigningSecret {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
         let secret = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        FileManager.default.createFile(atPath: url.path, contents: secret, attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: url.path, contents: secret, attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError(problems: ["cannot write the development signing secret to \(url.path)"])
+        }
         return secret
     }
 }

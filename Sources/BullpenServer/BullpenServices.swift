@@ -15,6 +15,9 @@ struct BullpenServices: Sendable {
     let time: any TimeSource
     let configuration: ServerConfiguration
 
+    /// Portfolios, valuations and orders: the store and the market data together.
+    var portfolios: PortfolioService { PortfolioService(store: store, marketData: marketData, time: time) }
+
     /// Where prices come from, as the API reports it.
     var marketDataStatus: MarketDataStatus {
         MarketDataStatus(source: marketData?.sourceName ?? "none", simulated: marketData?.isSimulated ?? false,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Everything the server is configured with. Command-line flags override the environment, which
-/// overrides the defaults; `.env.example` lists every variable.
+/// overrides `./.env` (see ``DotEnvFile``), which overrides the defaults; `.env.example` lists
+/// every variable.
 public struct ServerConfiguration: Sendable {
     public enum Mode: String, Sendable { case development, production }
 
@@ -40,6 +41,13 @@ public struct ServerConfiguration: Sendable {
     public var allowedOrigins: Set<String> = []
 
     public init() {}
+
+    /// Every variable ``fromEnvironment(_:)`` reads (`.env.example` lists each; a test checks).
+    public static let variables = [
+        "BULLPEN_HOST", "BULLPEN_PORT", "BULLPEN_DATA_DIR", "BULLPEN_MARKET_DATA", "DATABASE_URL", "FINNHUB_API_KEY",
+        "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
+        "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_MIGRATE_ON_START", "LOG_LEVEL",
+    ]
 
     /// Reads `BULLPEN_*`, `DATABASE_URL` from `environment`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerConfiguration {

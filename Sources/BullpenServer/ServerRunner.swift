@@ -17,7 +17,7 @@ public enum ServerRunner {
         return try BullpenStore(backend: .sqlite(path: config.sqlitePath), logger: logger)
     }
 
-    /// Sets up logging once per process, at `BULLPEN_LOG_LEVEL` (default info).
+    /// Sets up logging once per process, at `LOG_LEVEL` (default info).
     public static func bootstrapLogging(_ config: ServerConfiguration) {
         var environment = Environment(name: config.mode.rawValue, arguments: ["bullpen"])
         try? LoggingSystem.bootstrap(from: &environment)

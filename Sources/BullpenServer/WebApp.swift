@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOFoundationEssentialsCompat
 import Vapor
 
 /// Serves the web app (plain HTML, CSS and JavaScript modules, shipped as resources of this
@@ -14,21 +15,25 @@ struct WebAppMiddleware: AsyncMiddleware {
 
     let files: [String: File]
 
-    /// Reads the app's files from the bundle once.
+    /// Reads the app's files (the folder and its subfolders: `screens/`, `components/`) from the
+    /// bundle once.
     init() {
         var files: [String: File] = [:]
         if let directory = Bundle.module.url(forResource: "Web", withExtension: nil),
-           let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            for name in names {
-                guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else { continue }
-                let type = switch (name as NSString).pathExtension {
+           let walker = FileManager.default.enumerator(atPath: directory.path) {
+            for case let name as String in walker {
+                let url = directory.appendingPathComponent(name)
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                      let data = try? Data(contentsOf: url) else { continue }
+                let type = switch url.pathExtension {
                 case "html": "text/html; charset=utf-8"
                 case "js": "text/javascript; charset=utf-8"
                 case "css": "text/css; charset=utf-8"
                 case "svg": "image/svg+xml"
                 default: "application/octet-stream"
                 }
-                let digest = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+                let digest = String(SHA256.hash(data: data).hex.prefix(16))
                 files["/" + name] = File(body: ByteBuffer(data: data), contentType: type, etag: "\"\(digest)\"")
             }
         }
@@ -36,7 +41,8 @@ struct WebAppMiddleware: AsyncMiddleware {
         self.files = files
     }
 
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    /// No inline scripts or styles: every style is in the stylesheet, every script a module file.
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; "
         + "img-src 'self' data: https:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {

@@ -13,60 +13,76 @@ extension BullpenStore {
 
     /// Journal entries (every fill and cash movement), newest first, `limit` a page.
     public func activities(of id: PortfolioID, owner: UserID, periods: PeriodSelection, limit: Int,
-                           cursor: String?) async throws -> Page<JournalEntry> {
+                           cursor: String?) async throws -> ListPage<JournalEntry> {
         let row = try await portfolioRow(id, owner: owner, on: db)
-        let query = try sql(db).select().column("*").from("journal_entries").where("portfolio_id", .equal, id.uuid)
+        let query = try journalQuery(of: row, periods: periods, on: db)
+        if let cursor { query.where("sequence", .lessThan, try PageCursor.position(cursor)) }
+        let rows = try await query.orderBy("sequence", .descending).limit(limit + 1)
+            .all(decoding: JournalRow.self, with: Self.rowDecoder)
+        let items = try rows.prefix(limit).map { try $0.entry() }
+        return ListPage(items: items, nextCursor: rows.count > limit ? items.last.map { PageCursor.encode(Int($0.sequence)) } : nil)
+    }
+
+    /// The whole journal of the selected periods, oldest first.
+    public func journal(of id: PortfolioID, owner: UserID, periods: PeriodSelection) async throws -> [JournalEntry] {
+        let row = try await portfolioRow(id, owner: owner, on: db)
+        return try await journal(of: row, periods: periods, on: db)
+    }
+
+    func journal(of row: PortfolioRow, periods: PeriodSelection, on db: any Database) async throws -> [JournalEntry] {
+        try await journalQuery(of: row, periods: periods, on: db).orderBy("sequence")
+            .all(decoding: JournalRow.self, with: Self.rowDecoder).map { try $0.entry() }
+    }
+
+    private func journalQuery(of row: PortfolioRow, periods: PeriodSelection, on db: any Database) throws -> SQLSelectBuilder {
+        let query = sql(db).select().column("*").from("journal_entries").where("portfolio_id", .equal, row.id)
         switch periods {
         case .current: query.where("period", .equal, row.period)
         case .number(let n): query.where("period", .equal, n)
         case .all: break
         }
-        if let cursor { query.where("sequence", .lessThan, try PageCursor.position(cursor)) }
-        let rows = try await query.orderBy("sequence", .descending).limit(limit + 1)
-            .all(decoding: JournalRow.self, with: Self.rowDecoder)
-        let items = rows.prefix(limit).map(\.entry)
-        return Page(items: Array(items),
-                    nextCursor: rows.count > limit ? items.last.map { PageCursor.encode(Int($0.sequence)) } : nil)
+        return query
+    }
+
+    /// The current period's entries that may belong to the trading session `session`: priced on
+    /// or after its date, or (entries recorded before prices were dated) made after the previous
+    /// session's close. ``SessionTrades`` nets them out of today's change.
+    public func sessionJournal(of id: PortfolioID, owner: UserID, session: SessionDate,
+                               calendar: TradingCalendar = TradingCalendar()) async throws -> [JournalEntry] {
+        let row = try await portfolioRow(id, owner: owner, on: db)
+        let previousClose = calendar.sessionBounds(on: calendar.previousTradingDay(before: session))?.close ?? session.date
+        return try await journalQuery(of: row, periods: .current, on: db)
+            .where(group: { dated in
+                dated.where("price_as_of", .greaterThanOrEqual, session.date)
+                    .orWhere(group: { undated in
+                        undated.where("price_as_of", .is, SQLLiteral.null).where("created_at", .greaterThan, previousClose)
+                    })
+            })
+            .orderBy("sequence").all(decoding: JournalRow.self, with: Self.rowDecoder).map { try $0.entry() }
     }
 
     /// Everything needed to audit the current period of a portfolio (see ``Invariants``).
     public func auditSnapshot(of id: PortfolioID, owner: UserID, prices: [Symbol: Price]) async throws -> Invariants.Snapshot {
         try await transaction { db in
             let row = try await self.portfolioRow(id, owner: owner, on: db)
-            let journal = try await self.sql(db).select().column("*").from("journal_entries")
-                .where("portfolio_id", .equal, row.id).where("period", .equal, row.period).orderBy("sequence")
-                .all(decoding: JournalRow.self, with: Self.rowDecoder).map(\.entry)
             let fills = try await self.sql(db).select().column("*").from("fills")
                 .where("portfolio_id", .equal, row.id).where("period", .equal, row.period)
-                .all(decoding: FillRow.self, with: Self.rowDecoder).map(\.fill)
+                .all(decoding: FillRow.self, with: Self.rowDecoder).map { try $0.fill() }
             return Invariants.Snapshot(
                 startingCash: Money(cents: row.startingCashCents), cash: Money(cents: row.cashCents),
-                positions: try await self.positions(of: row.id, on: db), journal: journal, fills: fills, prices: prices,
+                positions: try await self.positions(of: row.id, on: db),
+                journal: try await self.journal(of: row, periods: .current, on: db), fills: fills, prices: prices,
                 realizedPnL: Money(cents: row.realizedPnlCents))
         }
     }
-}
 
-extension PageCursor {
-    /// The position of `cursor`, or ``StoreError/invalidCursor``.
-    static func position(_ cursor: String) throws -> Int {
-        guard let position = decode(cursor) else { throw StoreError.invalidCursor }
-        return position
-    }
-}
-
-extension BullpenStore {
     /// The current period of a portfolio: when it began, its starting cash and its journal, oldest first.
-    public func currentPeriod(of id: PortfolioID, owner: UserID) async throws -> (startedAt: Date, startingCash: Money, journal: [JournalEntry]) {
+    public func currentPeriod(of id: PortfolioID, owner: UserID) async throws -> PeriodJournal {
         try await transaction { db in
             let row = try await self.portfolioRow(id, owner: owner, on: db)
-            let startedAt = try await self.sql(db).select().column("ended_at").from("portfolio_periods")
-                .where("portfolio_id", .equal, row.id).where("period", .equal, row.period - 1)
-                .first()?.decode(column: "ended_at", as: Date.self) ?? row.createdAt
-            let journal = try await self.sql(db).select().column("*").from("journal_entries")
-                .where("portfolio_id", .equal, row.id).where("period", .equal, row.period).orderBy("sequence")
-                .all(decoding: JournalRow.self, with: Self.rowDecoder).map(\.entry)
-            return (startedAt, Money(cents: row.startingCashCents), journal)
+            return PeriodJournal(startedAt: try await self.periodStart(of: row, on: db),
+                                 startingCash: Money(cents: row.startingCashCents),
+                                 journal: try await self.journal(of: row, periods: .current, on: db))
         }
     }
 }

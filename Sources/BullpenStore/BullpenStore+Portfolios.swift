@@ -72,10 +72,7 @@ extension BullpenStore {
     public func deletePortfolio(_ id: PortfolioID, owner: UserID) async throws {
         try await transaction { db in
             _ = try await self.portfolioRow(id, owner: owner, on: db)
-            // Children first: SQLite enforces the cascades only where foreign keys are on.
-            for table in ["journal_entries", "fills", "orders", "positions", "portfolio_periods"] {
-                try await self.sql(db).delete(from: table).where("portfolio_id", .equal, id.uuid).run()
-            }
+            try await self.deleteChildren(ofPortfolios: [id.uuid], on: db)
             try await self.sql(db).delete(from: "portfolios").where("id", .equal, id.uuid).run()
         }
     }
@@ -98,24 +95,44 @@ extension BullpenStore {
     func positions(of portfolio: UUID, on db: any Database) async throws -> [Position] {
         try await sql(db).select().column("*").from("positions").where("portfolio_id", .equal, portfolio)
             .where("quantity", .notEqual, 0).orderBy("symbol")
-            .all(decoding: PositionRow.self, with: Self.rowDecoder).compactMap(\.position)
+            .all(decoding: PositionRow.self, with: Self.rowDecoder).map { try $0.position() }
+    }
+
+    /// The tables whose rows belong to a portfolio, children first.
+    static let portfolioChildTables = ["journal_entries", "fills", "orders", "positions", "portfolio_periods"]
+
+    /// Deletes every row belonging to `portfolios` but the portfolio rows themselves. (SQLite
+    /// enforces the cascades only where foreign keys are on, so they are not relied on.)
+    func deleteChildren(ofPortfolios portfolios: [UUID], on db: any Database) async throws {
+        guard !portfolios.isEmpty else { return }
+        for table in Self.portfolioChildTables {
+            try await sql(db).delete(from: table).where("portfolio_id", .in, portfolios).run()
+        }
+    }
+
+    /// When the current period of the portfolio began: the end of the previous one, or its creation.
+    func periodStart(of row: PortfolioRow, on db: any Database) async throws -> Date {
+        try await sql(db).select().column("ended_at").from("portfolio_periods")
+            .where("portfolio_id", .equal, row.id).where("period", .equal, row.period - 1)
+            .first()?.decode(column: "ended_at", as: Date.self) ?? row.createdAt
     }
 
     /// Starts the portfolio over: cash back to the starting cash, no positions, a new period.
-    /// The old period's orders and journal stay, and a summary of it is kept.
-    public func resetPortfolio(_ id: PortfolioID, owner: UserID, endingEquity: @escaping @Sendable (PortfolioState) async throws -> Money) async throws -> PortfolioRecord {
+    /// The old period's orders and journal stay, and a summary of it is kept with `endingEquity`.
+    ///
+    /// The caller values the book before calling (prices come from the network, which is never
+    /// awaited inside a transaction or the writer lock) and passes the version it valued.
+    /// - Throws: ``StoreError/portfolioChanged`` when the portfolio moved past `version` since.
+    public func resetPortfolio(_ id: PortfolioID, owner: UserID, version: Int64, endingEquity: Money) async throws -> PortfolioRecord {
         try await portfolioLocks.withLock(writeLockKey(for: id)) {
             try await self.transaction { db in
                 let row = try await self.portfolioRow(id, owner: owner, on: db)
-                let state = try await self.state(of: row, on: db)
+                guard row.version == version else { throw StoreError.portfolioChanged }
                 let now = self.time.now()
-                let startedAt = try await self.sql(db).select().column("ended_at").from("portfolio_periods")
-                    .where("portfolio_id", .equal, row.id).where("period", .equal, row.period - 1)
-                    .first()?.decode(column: "ended_at", as: Date.self) ?? row.createdAt
                 let closed = PeriodRow(id: self.ids.makeUUID(), portfolioId: row.id, period: row.period,
                                        startingCashCents: row.startingCashCents, endingCashCents: row.cashCents,
-                                       endingEquityCents: try await endingEquity(state).cents,
-                                       realizedPnlCents: state.realizedPnL.cents, startedAt: startedAt, endedAt: now)
+                                       endingEquityCents: endingEquity.cents, realizedPnlCents: row.realizedPnlCents,
+                                       startedAt: try await self.periodStart(of: row, on: db), endedAt: now)
                 try await self.sql(db).insert(into: "portfolio_periods").model(closed, with: Self.rowEncoder).run()
                 try await self.sql(db).delete(from: "positions").where("portfolio_id", .equal, row.id).run()
                 let updated = try await self.sql(db).update("portfolios")

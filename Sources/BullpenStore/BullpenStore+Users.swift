@@ -48,4 +48,24 @@ extension BullpenStore {
             try await revoke.run()
         }
     }
+
+    /// Deletes the account and everything it owns.
+    public func deleteUser(_ user: UserID) async throws {
+        try await transaction { db in
+            let sql = self.sql(db)
+            let portfolios = try await sql.select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
+                .all().map { try $0.decode(column: "id", as: UUID.self) }
+            try await self.deleteChildren(ofPortfolios: portfolios, on: db)
+            let lists = try await sql.select().column("id").from("watchlists").where("user_id", .equal, user.uuid)
+                .all().map { try $0.decode(column: "id", as: UUID.self) }
+            if !lists.isEmpty { try await sql.delete(from: "watchlist_items").where("watchlist_id", .in, lists).run() }
+            let sessions = try await sql.select().column("id").from("sessions").where("user_id", .equal, user.uuid)
+                .all().map { try $0.decode(column: "id", as: UUID.self) }
+            if !sessions.isEmpty { try await sql.delete(from: "refresh_tokens").where("session_id", .in, sessions).run() }
+            for table in ["portfolios", "watchlists", "sessions", "idempotency_keys"] {
+                try await sql.delete(from: table).where("user_id", .equal, user.uuid).run()
+            }
+            try await sql.delete(from: "users").where("id", .equal, user.uuid).run()
+        }
+    }
 }

@@ -3,14 +3,6 @@ import FluentKit
 import FluentSQL
 import Foundation
 
-/// A named list of symbols a player follows.
-public struct WatchlistRecord: Sendable, Hashable {
-    public var id: UUID
-    public var name: String
-    public var symbols: [Symbol]
-    public var createdAt: Date
-}
-
 struct WatchlistRow: Codable, Sendable {
     var id: UUID
     var userId: UUID
@@ -40,9 +32,11 @@ extension BullpenStore {
             .where("watchlist_id", .in, lists.map(\.id)).orderBy("added_at").orderBy("symbol")
             .all(decoding: WatchlistItemRow.self, with: Self.rowDecoder)
         let grouped = Dictionary(grouping: items, by: \.watchlistId)
-        return lists.map { list in
-            WatchlistRecord(id: list.id, name: list.name, symbols: (grouped[list.id] ?? []).compactMap { Symbol($0.symbol) },
-                            createdAt: list.createdAt)
+        return try lists.map { list in
+            let symbols = try (grouped[list.id] ?? []).map { item in
+                try StoreError.decoding("watchlist_items", item.id) { Symbol(item.symbol) }
+            }
+            return WatchlistRecord(id: list.id, name: list.name, symbols: symbols, createdAt: list.createdAt)
         }
     }
 
@@ -98,27 +92,5 @@ extension BullpenStore {
         try await sql(db).delete(from: "watchlist_items").where("watchlist_id", .equal, id)
             .where("symbol", .equal, symbol.rawValue).run()
         return try await watchlist(id, owner: owner)
-    }
-
-    /// Deletes the account and everything it owns.
-    public func deleteUser(_ user: UserID) async throws {
-        try await transaction { db in
-            let sql = self.sql(db)
-            let portfolios = try await sql.select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
-                .all().map { try $0.decode(column: "id", as: UUID.self) }
-            for table in ["journal_entries", "fills", "orders", "positions", "portfolio_periods"] where !portfolios.isEmpty {
-                try await sql.delete(from: table).where("portfolio_id", .in, portfolios).run()
-            }
-            let lists = try await sql.select().column("id").from("watchlists").where("user_id", .equal, user.uuid)
-                .all().map { try $0.decode(column: "id", as: UUID.self) }
-            if !lists.isEmpty { try await sql.delete(from: "watchlist_items").where("watchlist_id", .in, lists).run() }
-            let sessions = try await sql.select().column("id").from("sessions").where("user_id", .equal, user.uuid)
-                .all().map { try $0.decode(column: "id", as: UUID.self) }
-            if !sessions.isEmpty { try await sql.delete(from: "refresh_tokens").where("session_id", .in, sessions).run() }
-            for table in ["portfolios", "watchlists", "sessions", "idempotency_keys"] {
-                try await sql.delete(from: table).where("user_id", .equal, user.uuid).run()
-            }
-            try await sql.delete(from: "users").where("id", .equal, user.uuid).run()
-        }
     }
 }

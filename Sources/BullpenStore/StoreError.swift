@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors of the persistence layer that a client can cause; the server maps them to HTTP.
 public enum StoreError: Error, Sendable, Hashable {
     case usernameTaken
@@ -12,6 +14,11 @@ public enum StoreError: Error, Sendable, Hashable {
     case watchlistNameTaken
     case tooManyWatchlists(limit: Int)
     case watchlistFull(limit: Int)
+    /// The portfolio changed between reading it and changing it (another request got there
+    /// first); the caller may start over on the new state.
+    case portfolioChanged
+    /// A stored row does not decode: the database holds something this version cannot read.
+    case corruptRow(table: String, id: String)
     /// The store is shut down or the database cannot be reached.
     case unavailable
     /// The database stayed too busy for a change to get through; safe to retry.
@@ -31,6 +38,8 @@ public enum StoreError: Error, Sendable, Hashable {
         case .watchlistNameTaken: "watchlist_name_taken"
         case .tooManyWatchlists: "too_many_watchlists"
         case .watchlistFull: "watchlist_full"
+        case .portfolioChanged: "portfolio_changed"
+        case .corruptRow: "corrupt_data"
         case .contention: "busy"
         case .unavailable: "database_unavailable"
         }
@@ -50,8 +59,21 @@ public enum StoreError: Error, Sendable, Hashable {
         case .watchlistNameTaken: "You already have a watchlist with that name."
         case .tooManyWatchlists(let limit): "You can have at most \(limit) watchlists."
         case .watchlistFull(let limit): "A watchlist holds at most \(limit) symbols."
+        case .portfolioChanged: "The portfolio changed while this request ran; try again."
+        case .corruptRow(let table, let id): "A stored record (\(table) \(id)) could not be read. It has been logged."
         case .contention: "The server is busy; try again."
         case .unavailable: "The database is not reachable right now."
         }
+    }
+}
+
+extension StoreError {
+    /// `value()`, or ``StoreError/corruptRow(table:id:)`` naming the row when it is nil or throws:
+    /// a row that does not decode is an error, never a guess.
+    static func decoding<T>(_ table: String, _ id: UUID, _ value: () throws -> T?) throws -> T {
+        guard let decoded = try? value() else {
+            throw StoreError.corruptRow(table: table, id: id.uuidString.lowercased())
+        }
+        return decoded
     }
 }

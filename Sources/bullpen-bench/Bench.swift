@@ -7,7 +7,9 @@ import BullpenStore
 import Foundation
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
+import Vapor
 
 /// `bullpen-bench`: load figures for the server, measured over real HTTP on loopback.
 @main
@@ -22,12 +24,12 @@ struct Orders: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start the server on a fresh SQLite file, place N market orders from C concurrent clients, then read portfolios; print throughput and latency.")
 
-    @Option(help: "Market orders to place in all.") var orders = 2_000
-    @Option(help: "Concurrent clients (each a player with its own portfolio).") var clients = 16
-    @Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
+    @ArgumentParser.Option(help: "Market orders to place in all.") var orders = 2_000
+    @ArgumentParser.Option(help: "Concurrent clients (each a player with its own portfolio).") var clients = 16
+    @ArgumentParser.Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
     var marketData: String?
-    @Flag(help: "All clients trade in one portfolio (measures contention on one book).") var sharedPortfolio = false
-    @Option(help: "DATABASE_URL-style PostgreSQL URL to bench instead of SQLite.") var postgres: String?
+    @ArgumentParser.Flag(help: "All clients trade in one portfolio (measures contention on one book).") var sharedPortfolio = false
+    @ArgumentParser.Option(help: "DATABASE_URL-style PostgreSQL URL to bench instead of SQLite.") var postgres: String?
 
     func run() async throws {
         var logger = Logger(label: "bench")
@@ -169,9 +171,9 @@ struct Pack: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load the whole data pack into memory; print the time and the resident memory it took.")
 
-    @Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
+    @ArgumentParser.Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
     var marketData: String?
-    @Option(help: "Loads to time (the best and the median are printed).") var runs = 5
+    @ArgumentParser.Option(help: "Loads to time (the best and the median are printed).") var runs = 5
 
     func run() async throws {
         let directory = try Orders.packDirectory(marketData)

@@ -10,16 +10,17 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import Vapor
 import WebSocketKit
 
 struct Stream: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hold N WebSocket subscribers on the demo exchange (running fast) and measure quote delivery latency.")
 
-    @Option(help: "WebSocket subscribers.") var subscribers = 5_000
-    @Option(help: "Symbols each subscriber watches.") var symbols = 3
-    @Option(help: "Seconds to measure after everyone is connected.") var seconds = 20
-    @Option(help: "Stream poll interval in milliseconds.") var interval = 1_000
+    @ArgumentParser.Option(help: "WebSocket subscribers.") var subscribers = 5_000
+    @ArgumentParser.Option(help: "Symbols each subscriber watches.") var symbols = 3
+    @ArgumentParser.Option(help: "Seconds to measure after everyone is connected.") var seconds = 20
+    @ArgumentParser.Option(help: "Stream poll interval in milliseconds.") var interval = 1_000
 
     func run() async throws {
         Self.raiseFileLimit()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BullpenServer
+import BullpenStore
 import Foundation
 import Logging
 
@@ -17,8 +18,12 @@ struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Directory of the SQLite file and generated secrets (BULLPEN_DATA_DIR, default ./data).")
     var dataDirectory: String?
 
-    /// The environment's configuration with these options on top.
+    /// The configuration: these options over the environment, over `./.env`, over the defaults.
     func configuration() throws -> ServerConfiguration {
+        if let file = try DotEnvFile.load(path: ".env") {
+            for problem in file.problems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+            file.applyToProcessEnvironment()
+        }
         var config = try ServerConfiguration.fromEnvironment()
         if let dataDirectory { config.dataDirectory = URL(fileURLWithPath: dataDirectory) }
         return config

@@ -56,6 +56,7 @@ public final class LiveMarketData: MarketDataSource {
                 if let fallback { result[symbol] = fallback }
                 continue
             }
+            quote.trading = true   // the provider has a current price for it
             if quote.previousClose == nil, let fallback, let asOf = quote.asOf {
                 // The base's last close before the quote's own day.
                 quote.previousClose = SessionDate(asOf) > SessionDate(fallback.asOf ?? asOf) ? fallback.price : fallback.previousClose

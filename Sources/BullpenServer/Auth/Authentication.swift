@@ -1,4 +1,5 @@
 import BullpenCore
+import BullpenStore
 import Vapor
 
 /// Who is calling: the user and the session of a verified access token.

@@ -19,10 +19,10 @@ struct AuthRoutes: RouteCollection {
     /// Changes the password after checking the current one; every other session ends.
     @Sendable func changePassword(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let body = try req.decodeJSON(ChangePasswordRequest.self, allowedKeys: ["currentPassword", "newPassword"])
+        let body = try req.decodeJSON(ChangePasswordRequest.self)
         guard let user = try await req.bullpen.store.user(id: caller.user) else { throw APIError.unauthorized }
         guard try await req.bullpen.hasher.verify(body.currentPassword, against: user.passwordHash) else {
-            throw APIError(.forbidden, "invalid_credentials", "The current password is wrong.")
+            throw APIError(.wrongPassword, "The current password is wrong.")
         }
         try AccountRules.validatePassword(body.newPassword, username: user.username)
         let hash = try await req.bullpen.hasher.hash(body.newPassword)
@@ -33,17 +33,17 @@ struct AuthRoutes: RouteCollection {
     /// Deletes the account and all its data, after the password confirms it.
     @Sendable func deleteAccount(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let body = try req.decodeJSON(DeleteAccountRequest.self, allowedKeys: ["password"])
+        let body = try req.decodeJSON(DeleteAccountRequest.self)
         guard let user = try await req.bullpen.store.user(id: caller.user) else { throw APIError.unauthorized }
         guard try await req.bullpen.hasher.verify(body.password, against: user.passwordHash) else {
-            throw APIError(.forbidden, "invalid_credentials", "The password is wrong.")
+            throw APIError(.wrongPassword, "The password is wrong.")
         }
         try await req.bullpen.store.deleteUser(user.id)
         return Response(status: .noContent)
     }
 
     @Sendable func register(req: Request) async throws -> Response {
-        let credentials = try req.decodeJSON(Credentials.self, allowedKeys: ["username", "password"])
+        let credentials = try req.decodeJSON(Credentials.self)
         let key = try AccountRules.usernameKey(credentials.username)
         try AccountRules.validatePassword(credentials.password, username: credentials.username)
         let hash = try await req.bullpen.hasher.hash(credentials.password)
@@ -52,26 +52,25 @@ struct AuthRoutes: RouteCollection {
     }
 
     @Sendable func login(req: Request) async throws -> Response {
-        let credentials = try req.decodeJSON(Credentials.self, allowedKeys: ["username", "password"])
+        let credentials = try req.decodeJSON(Credentials.self)
         let services = req.bullpen
         let account = credentials.username.lowercased()
         let address = req.remoteAddress?.ipAddress ?? "unknown"
         if let wait = await services.throttle.retryAfter(account: account, address: address) {
-            throw APIError(.tooManyRequests, "too_many_attempts",
-                           "Too many failed logins. Try again in \(wait) seconds.",
+            throw APIError(.tooManyAttempts, "Too many failed logins. Try again in \(wait) seconds.",
                            headers: ["Retry-After": String(wait)])
         }
         let user = try await services.store.user(usernameKey: account)
         guard try await services.hasher.verify(credentials.password, against: user?.passwordHash), let user else {
             await services.throttle.recordFailure(account: account, address: address)
-            throw APIError(.unauthorized, "invalid_credentials", "The username or password is wrong.")
+            throw APIError(.invalidCredentials, "The username or password is wrong.")
         }
         await services.throttle.recordSuccess(account: account)
         return try jsonResponse(try await startSession(for: user, req: req))
     }
 
     @Sendable func refresh(req: Request) async throws -> Response {
-        let body = try req.decodeJSON(RefreshRequest.self, allowedKeys: ["refreshToken"])
+        let body = try req.decodeJSON(RefreshRequest.self)
         let next = RefreshTokens.generate()
         let (userID, session) = try await req.bullpen.store.rotateRefreshToken(
             presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(next))

@@ -1,4 +1,5 @@
 import BullpenAPI
+import BullpenStore
 import Vapor
 
 /// Liveness, readiness and the contract.
@@ -22,7 +23,7 @@ struct SystemRoutes: RouteCollection {
             return try jsonResponse(HealthDTO(status: "ready", database: "ok", marketData: marketData))
         } catch {
             req.logger.warning("readiness check failed", metadata: ["error": "\(String(reflecting: error))"])
-            throw APIError(.serviceUnavailable, "database_unavailable", "The database is not reachable.")
+            throw APIError(.databaseUnavailable, "The database is not reachable.")
         }
     }
 

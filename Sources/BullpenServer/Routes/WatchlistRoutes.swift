@@ -23,11 +23,7 @@ struct WatchlistRoutes: RouteCollection {
 
     @Sendable func create(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let body = try req.decodeJSON(CreateWatchlistRequest.self, allowedKeys: ["name"])
-        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...50).contains(name.count) else {
-            throw APIError(.unprocessableEntity, "invalid_name", "Watchlist names are 1 to 50 characters.")
-        }
+        let name = try Names.validate(try req.decodeJSON(CreateWatchlistRequest.self).name, of: "Watchlist")
         return try jsonResponse(WatchlistDTO(try await req.bullpen.store.createWatchlist(owner: caller.user, name: name)), status: .created)
     }
 
@@ -41,30 +37,19 @@ struct WatchlistRoutes: RouteCollection {
         let caller = try await req.caller()
         let id = try Self.id(req)
         _ = try await req.bullpen.store.watchlist(id, owner: caller.user)
-        let text = req.parameters.get("symbol") ?? ""
-        guard let symbol = Symbol(text), try await req.bullpen.requireMarketData().asset(symbol) != nil else {
-            throw APIError(.notFound, "unknown_symbol", "There is no company with the symbol \(text.uppercased()).")
-        }
+        let symbol = try req.symbolParameter()
+        guard try await req.bullpen.requireMarketData().asset(symbol) != nil else { throw APIError.unknownSymbol(symbol.rawValue) }
         return try jsonResponse(WatchlistDTO(try await req.bullpen.store.addToWatchlist(id, symbol: symbol, owner: caller.user)))
     }
 
     @Sendable func remove(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let text = req.parameters.get("symbol") ?? ""
-        guard let symbol = Symbol(text) else {
-            throw APIError(.notFound, "unknown_symbol", "There is no company with the symbol \(text.uppercased()).")
-        }
+        let symbol = try req.symbolParameter()
         return try jsonResponse(WatchlistDTO(try await req.bullpen.store.removeFromWatchlist(try Self.id(req), symbol: symbol, owner: caller.user)))
     }
 
     static func id(_ req: Request) throws -> UUID {
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw StoreError.notFound("Watchlist") }
         return id
-    }
-}
-
-extension WatchlistDTO {
-    init(_ list: WatchlistRecord) {
-        self.init(id: list.id.uuidString.lowercased(), name: list.name, symbols: list.symbols.map(\.rawValue), createdAt: list.createdAt)
     }
 }

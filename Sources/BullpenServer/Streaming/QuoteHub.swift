@@ -4,6 +4,7 @@ import BullpenMarketData
 import Foundation
 import Logging
 import NIOCore
+import NIOWebSocket
 import Synchronization
 import Vapor
 

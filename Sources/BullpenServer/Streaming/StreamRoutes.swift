@@ -1,6 +1,8 @@
 import BullpenAPI
 import BullpenCore
+import BullpenStore
 import Foundation
+import NIOWebSocket
 import Vapor
 
 /// `GET /api/v1/stream`: live quotes over a WebSocket.
@@ -53,7 +55,7 @@ struct StreamRoutes: RouteCollection {
            url.host?.lowercased() == host.lowercased() {
             return
         }
-        throw APIError(.forbidden, "origin_not_allowed", "Streams may be opened only from this site.")
+        throw APIError(.originNotAllowed, "Streams may be opened only from this site.")
     }
 
     static func verify(_ token: String, req: Request) async throws -> Caller {

@@ -9,5 +9,6 @@ extension Migrations {
         M0004_CreateTrading(),
         M0005_CreateIdempotencyKeys(),
         M0006_CreateWatchlists(),
+        M0007_AddFillPricingAndOrderSequence(),
     ]
 }

@@ -53,8 +53,8 @@ struct PortfolioRow: Codable, Sendable {
         PortfolioRecord(
             id: PortfolioID(id), ownerID: UserID(userId), name: name,
             startingCash: Money(cents: startingCashCents), cash: Money(cents: cashCents), period: period,
-            clock: PortfolioRow.decodeClock(clock),
-            rules: try JSONDecoder().decode(PortfolioRules.self, from: Data(rules.utf8)),
+            version: version, clock: try PortfolioRow.decodeClock(clock, row: id),
+            rules: try StoreError.decoding("portfolios", id) { try JSONDecoder().decode(PortfolioRules.self, from: Data(rules.utf8)) },
             createdAt: createdAt, updatedAt: updatedAt)
     }
 
@@ -65,11 +65,12 @@ struct PortfolioRow: Codable, Sendable {
         }
     }
 
-    static func decodeClock(_ text: String) -> PortfolioClock {
+    static func decodeClock(_ text: String, row: UUID) throws -> PortfolioClock {
+        if text == "live" { return .live }
         if text.hasPrefix("replay:"), let seconds = Int64(text.dropFirst("replay:".count)) {
             return .replay(Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
-        return .live
+        throw StoreError.corruptRow(table: "portfolios", id: row.uuidString.lowercased())
     }
 
     static func encodeRules(_ rules: PortfolioRules) throws -> String {
@@ -105,8 +106,9 @@ struct PositionRow: Codable, Sendable {
     var costBasisCents: Int64
     var updatedAt: Date
 
-    var position: Position? {
-        Symbol(symbol).map { Position(symbol: $0, quantity: quantity, costBasis: Money(cents: costBasisCents)) }
+    func position() throws -> Position {
+        Position(symbol: try StoreError.decoding("positions", id) { Symbol(symbol) },
+                 quantity: quantity, costBasis: Money(cents: costBasisCents))
     }
 }
 
@@ -114,6 +116,7 @@ struct OrderRow: Codable, Sendable {
     var id: UUID
     var portfolioId: UUID
     var period: Int
+    var sequence: Int64?
     var clientOrderId: String?
     var symbol: String
     var side: String
@@ -122,6 +125,9 @@ struct OrderRow: Codable, Sendable {
     var status: String
     var filledQuantity: Int64
     var fillPriceTicks: Int64?
+    var priceSource: String?
+    var priceAsOf: Date?
+    var marketOpen: Bool?
     var notionalCents: Int64
     var commissionCents: Int64
     var realizedPnlCents: Int64
@@ -129,12 +135,19 @@ struct OrderRow: Codable, Sendable {
     var createdAt: Date
     var filledAt: Date?
 
-    var record: OrderRecord {
-        OrderRecord(
-            id: OrderID(id), portfolioID: PortfolioID(portfolioId), period: period, clientOrderID: clientOrderId,
-            symbol: Symbol(symbol)!, side: OrderSide(rawValue: side) ?? .buy, type: OrderType(rawValue: type) ?? .market,
-            quantity: quantity, status: OrderRecord.Status(rawValue: status) ?? .filled, filledQuantity: filledQuantity,
-            fillPrice: fillPriceTicks.map(Price.init(ticks:)), notional: Money(cents: notionalCents),
+    func record() throws -> OrderRecord {
+        func field<T>(_ value: T?) throws -> T { try StoreError.decoding("orders", id) { value } }
+        var pricing: FillPricing?
+        if let priceSource {
+            pricing = FillPricing(source: try field(PriceSource(rawValue: priceSource)), asOf: try field(priceAsOf),
+                                  marketOpen: try field(marketOpen))
+        }
+        return OrderRecord(
+            id: OrderID(id), portfolioID: PortfolioID(portfolioId), period: period, sequence: try field(sequence),
+            clientOrderID: clientOrderId, symbol: try field(Symbol(symbol)), side: try field(OrderSide(rawValue: side)),
+            type: try field(OrderType(rawValue: type)), quantity: quantity,
+            status: try field(OrderRecord.Status(rawValue: status)), filledQuantity: filledQuantity,
+            fillPrice: fillPriceTicks.map(Price.init(ticks:)), pricing: pricing, notional: Money(cents: notionalCents),
             commission: Money(cents: commissionCents), realizedPnL: Money(cents: realizedPnlCents),
             cashDelta: Money(cents: cashDeltaCents), createdAt: createdAt, filledAt: filledAt)
     }
@@ -149,17 +162,22 @@ struct FillRow: Codable, Sendable {
     var side: String
     var quantity: Int64
     var priceTicks: Int64
+    var priceSource: String?
+    var priceAsOf: Date?
+    var marketOpen: Bool?
     var notionalCents: Int64
     var commissionCents: Int64
     var realizedPnlCents: Int64
     var createdAt: Date
 
-    var fill: Fill {
-        let side = OrderSide(rawValue: side) ?? .buy
+    func fill() throws -> Fill {
+        let stored = side, ticker = symbol
+        let orderSide = try StoreError.decoding("fills", id) { OrderSide(rawValue: stored) }
         let notional = Money(cents: notionalCents), commission = Money(cents: commissionCents)
-        return Fill(symbol: Symbol(symbol)!, side: side, quantity: quantity, price: Price(ticks: priceTicks),
-                    notional: notional, commission: commission, realizedPnL: Money(cents: realizedPnlCents),
-                    cashDelta: side == .buy ? -(notional + commission) : notional - commission)
+        return Fill(symbol: try StoreError.decoding("fills", id) { Symbol(ticker) }, side: orderSide, quantity: quantity,
+                    price: Price(ticks: priceTicks), notional: notional, commission: commission,
+                    realizedPnL: Money(cents: realizedPnlCents),
+                    cashDelta: orderSide == .buy ? -(notional + commission) : notional - commission)
     }
 }
 
@@ -178,6 +196,7 @@ struct JournalRow: Codable, Sendable {
     var realizedPnlCents: Int64
     var orderId: UUID?
     var fillId: UUID?
+    var priceAsOf: Date?
     var createdAt: Date
 
     init(_ entry: JournalEntry) {
@@ -195,17 +214,20 @@ struct JournalRow: Codable, Sendable {
         realizedPnlCents = entry.realizedPnL.cents
         orderId = entry.orderID?.uuid
         fillId = entry.fillID?.uuid
+        priceAsOf = entry.priceAsOf
         createdAt = entry.createdAt
     }
 
-    var entry: JournalEntry {
-        JournalEntry(
+    func entry() throws -> JournalEntry {
+        func field<T>(_ value: T?) throws -> T { try StoreError.decoding("journal_entries", id) { value } }
+        return JournalEntry(
             id: JournalEntryID(id), portfolioID: PortfolioID(portfolioId), period: period, sequence: sequence,
-            kind: JournalEntry.Kind(rawValue: kind) ?? .trade, symbol: symbol.flatMap(Symbol.init),
-            side: side.flatMap(OrderSide.init(rawValue:)), quantityDelta: quantityDelta,
+            kind: try field(JournalEntry.Kind(rawValue: kind)), symbol: try symbol.map { try field(Symbol($0)) },
+            side: try side.map { try field(OrderSide(rawValue: $0)) }, quantityDelta: quantityDelta,
             price: priceTicks.map(Price.init(ticks:)), cashDelta: Money(cents: cashDeltaCents),
             commission: Money(cents: commissionCents), realizedPnL: Money(cents: realizedPnlCents),
-            orderID: orderId.map(OrderID.init), fillID: fillId.map(FillID.init), createdAt: createdAt)
+            orderID: orderId.map(OrderID.init), fillID: fillId.map(FillID.init), priceAsOf: priceAsOf,
+            createdAt: createdAt)
     }
 }
 

@@ -3,13 +3,7 @@ import BullpenCore
 import BullpenStore
 import Foundation
 
-// Conversions from the store's records and the core's values to the wire types.
-
-extension UserDTO {
-    init(_ user: UserRecord) {
-        self.init(id: user.id.description, username: user.username, createdAt: user.createdAt)
-    }
-}
+// Conversions from the core's portfolio and order values to the wire types.
 
 extension RulesDTO {
     init(_ rules: PortfolioRules) {
@@ -45,7 +39,7 @@ extension PortfolioDTO {
             startingCash: portfolio.startingCash.decimalString, cash: valuation.cash.decimalString,
             marketValue: valuation.marketValue.decimalString, equity: valuation.equity.decimalString,
             realizedPnl: valuation.realizedPnL.decimalString, unrealizedPnl: valuation.unrealizedPnL.decimalString,
-            totalReturnPercent: (valuation.totalReturnPercent ?? Percent(hundredths: 0)).decimalString,
+            totalReturn: valuation.totalReturn.decimalString, totalReturnPercent: (valuation.totalReturnPercent ?? Percent(hundredths: 0)).decimalString,
             dayChange: valuation.dayChange.decimalString, dayChangePercent: valuation.dayChangePercent?.decimalString,
             holdingsCount: valuation.positions.count, marketData: MarketDataDTO(marketData),
             createdAt: portfolio.createdAt, updatedAt: portfolio.updatedAt)
@@ -60,7 +54,7 @@ extension PositionDTO {
                   lastPrice: valued.quote?.price.decimalString, priceAsOf: valued.quote?.asOf,
                   marketValue: valued.marketValue.decimalString, unrealizedPnl: valued.unrealizedPnL.decimalString,
                   unrealizedPnlPercent: valued.unrealizedPercent?.decimalString,
-                  dayChange: valued.dayChange?.decimalString)
+                  dayChange: valued.dayChange?.decimalString, trading: valued.quote?.trading ?? true)
     }
 }
 
@@ -70,6 +64,8 @@ extension OrderDTO {
                   clientOrderId: order.clientOrderID, symbol: order.symbol.rawValue, side: order.side.rawValue,
                   type: order.type.rawValue, quantity: order.quantity, status: order.status.rawValue,
                   filledQuantity: order.filledQuantity, fillPrice: order.fillPrice?.decimalString,
+                  priceSource: order.pricing?.source.rawValue, priceAsOf: order.pricing?.asOf,
+                  marketOpen: order.pricing?.marketOpen,
                   notional: order.notional.decimalString, commission: order.commission.decimalString,
                   realizedPnl: order.realizedPnL.decimalString, cashDelta: order.cashDelta.decimalString,
                   createdAt: order.createdAt, filledAt: order.filledAt)
@@ -86,5 +82,34 @@ extension ActivityDTO {
                   amount: entry.cashDelta.decimalString, commission: entry.commission.decimalString,
                   realizedPnl: entry.side == .sell ? entry.realizedPnL.decimalString : nil,
                   orderId: entry.orderID?.description, createdAt: entry.createdAt)
+    }
+}
+
+extension OrderPreviewDTO {
+    init(_ preview: OrderPreview, pricing: FillPricing, trading: Bool) {
+        self.init(symbol: preview.request.symbol.rawValue, side: preview.request.side.rawValue,
+                  quantity: preview.request.quantity, price: preview.price.decimalString,
+                  priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen,
+                  trading: trading, notional: preview.notional.decimalString, commission: preview.commission.decimalString,
+                  total: preview.total.decimalString, cashBefore: preview.cashBefore.decimalString,
+                  cashAfter: preview.cashAfter.decimalString, maxQuantity: preview.maxQuantity, held: preview.held,
+                  problems: preview.problems.map { ProblemDTO(code: $0.code, message: $0.message) })
+    }
+}
+
+extension RealizedSummaryDTO {
+    init(_ summary: RealizedSummary, period: String) {
+        self.init(period: period, realizedProfits: summary.profits.decimalString,
+                  realizedLosses: summary.losses.decimalString, realizedNet: summary.net.decimalString,
+                  trades: summary.trades, buys: summary.buys, sells: summary.sells)
+    }
+}
+
+extension EquityHistoryDTO {
+    init(startingCash: Money, points: [EquityCurve.Point]) {
+        self.init(startingCash: startingCash.decimalString, benchmark: "SPX", points: points.map { point in
+            EquityPointDTO(date: point.date.description, equity: point.equity.decimalString,
+                           benchmark: point.benchmark?.decimalString)
+        })
     }
 }

@@ -1,0 +1,93 @@
+/// Every error code the API answers, each with the one HTTP status it always has. The wire form
+/// is the raw value; `openapi.yaml` lists the same codes (the contract test checks both ways).
+public enum ErrorCode: String, Sendable, CaseIterable, Codable {
+    // 400: the request is malformed.
+    case invalidJSON = "invalid_json"
+    case validationFailed = "validation_failed"
+    case unknownParameter = "unknown_parameter"
+    case invalidCursor = "invalid_cursor"
+    case invalidDates = "invalid_dates"
+    case invalidRange = "invalid_range"
+    case invalidInterval = "invalid_interval"
+    case invalidList = "invalid_list"
+    case invalidSort = "invalid_sort"
+    case badRequest = "bad_request"
+    // 401, 403: who is asking.
+    case unauthorized
+    case invalidCredentials = "invalid_credentials"
+    case invalidRefreshToken = "invalid_refresh_token"
+    case refreshTokenReused = "refresh_token_reused"
+    case wrongPassword = "wrong_password"
+    case originNotAllowed = "origin_not_allowed"
+    // 404: nothing there.
+    case notFound = "not_found"
+    case unknownSymbol = "unknown_symbol"
+    case unknownBenchmark = "unknown_benchmark"
+    // 405, 413, 415.
+    case methodNotAllowed = "method_not_allowed"
+    case payloadTooLarge = "payload_too_large"
+    case unsupportedMediaType = "unsupported_media_type"
+    // 409: the state of things says no.
+    case usernameTaken = "username_taken"
+    case portfolioNameTaken = "portfolio_name_taken"
+    case tooManyPortfolios = "too_many_portfolios"
+    case duplicateClientOrderID = "duplicate_client_order_id"
+    case idempotencyKeyReused = "idempotency_key_reused"
+    case watchlistNameTaken = "watchlist_name_taken"
+    case tooManyWatchlists = "too_many_watchlists"
+    case watchlistFull = "watchlist_full"
+    case portfolioChanged = "portfolio_changed"
+    // 422: well-formed, but the rules say no.
+    case invalidUsername = "invalid_username"
+    case weakPassword = "weak_password"
+    case invalidName = "invalid_name"
+    case invalidStartingCash = "invalid_starting_cash"
+    case noPrice = "no_price"
+    case notTrading = "not_trading"
+    case insufficientFunds = "insufficient_funds"
+    case insufficientShares = "insufficient_shares"
+    case quantityOutOfRange = "quantity_out_of_range"
+    case tooManyHoldings = "too_many_holdings"
+    case instrumentNotAllowed = "instrument_not_allowed"
+    // 429: slow down.
+    case tooManyAttempts = "too_many_attempts"
+    case rateLimited = "rate_limited"
+    // 5xx: our side.
+    case internalError = "internal_error"
+    case corruptData = "corrupt_data"
+    case marketDataUnavailable = "market_data_unavailable"
+    case databaseUnavailable = "database_unavailable"
+    case busy
+
+    /// The HTTP status this code always comes with.
+    public var httpStatus: Int {
+        switch self {
+        case .invalidJSON, .validationFailed, .unknownParameter, .invalidCursor, .invalidDates, .invalidRange,
+             .invalidInterval, .invalidList, .invalidSort, .badRequest: 400
+        case .unauthorized, .invalidCredentials, .invalidRefreshToken, .refreshTokenReused: 401
+        case .wrongPassword, .originNotAllowed: 403
+        case .notFound, .unknownSymbol, .unknownBenchmark: 404
+        case .methodNotAllowed: 405
+        case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
+             .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .portfolioChanged: 409
+        case .payloadTooLarge: 413
+        case .unsupportedMediaType: 415
+        case .invalidUsername, .weakPassword, .invalidName, .invalidStartingCash, .noPrice, .notTrading,
+             .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed: 422
+        case .tooManyAttempts, .rateLimited: 429
+        case .internalError, .corruptData: 500
+        case .marketDataUnavailable, .databaseUnavailable, .busy: 503
+        }
+    }
+}
+
+/// A JSON request body whose accepted fields are exactly its coding keys: the server refuses any
+/// other field, so nobody can slip `cash` into a rename.
+public protocol RequestBody: Decodable {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+}
+
+extension RequestBody {
+    /// The field names this body accepts.
+    public static var fieldNames: Set<String> { Set(CodingKeys.allCases.map(\.stringValue)) }
+}

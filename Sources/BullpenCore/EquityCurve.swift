@@ -1,0 +1,64 @@
+import Foundation
+
+/// A portfolio's equity session by session, beside a benchmark scaled to the same start: the
+/// chart of "how am I doing against the market".
+public enum EquityCurve {
+    /// One point of the curve.
+    public struct Point: Sendable, Hashable {
+        public var date: SessionDate
+        public var equity: Money
+        /// The benchmark's close scaled to the starting cash; nil before its first close.
+        public var benchmark: Money?
+    }
+
+    /// At most this many points; longer curves keep every n-th session and the last one.
+    public static let maxPoints = 500
+
+    /// Replays the period's journal session by session, valuing the holdings at each session's
+    /// closes, and on the last point at `latest` quotes (a session in progress).
+    ///
+    /// - Parameters:
+    ///   - dates: the sessions to draw, ascending (at least one).
+    ///   - closes: each traded symbol's closes by session.
+    ///   - latest: the latest quotes, for the last point.
+    ///   - benchmark: the benchmark's closes by session; its last close stands until a newer one.
+    public static func build(startingCash: Money, journal: [JournalEntry], dates: [SessionDate],
+                             closes: [Symbol: [SessionDate: Price]], latest: [Symbol: Quote],
+                             benchmark: [SessionDate: Price], calendar: TradingCalendar = TradingCalendar()) -> [Point] {
+        var book = Book(startingCash: startingCash)
+        var entries = journal.sorted { $0.sequence < $1.sequence }[...]
+        var lastPrice: [Symbol: Price] = [:]
+        var lastBenchmark: Price?
+        let base = dates.lazy.compactMap { benchmark[$0] }.first
+        var points: [Point] = []
+        points.reserveCapacity(dates.count)
+        for (n, date) in dates.enumerated() {
+            let isLast = n == dates.count - 1
+            // Everything traded up to that session's close (and, on the last point, up to now).
+            let cutoff = isLast ? Date.distantFuture : (calendar.sessionBounds(on: date)?.close ?? date.adding(days: 1).date)
+            while let entry = entries.first, entry.createdAt <= cutoff {
+                if let fill = entry.fill { book.apply(fill) }
+                entries = entries.dropFirst()
+            }
+            for symbol in book.positions.keys {
+                if isLast, let quote = latest[symbol] { lastPrice[symbol] = quote.price }
+                else if let close = closes[symbol]?[date] { lastPrice[symbol] = close }
+            }
+            let equity = Valuation(book: book, quotes: lastPrice.mapValues { Quote(price: $0) }, realizedPnL: .zero).equity
+            lastBenchmark = benchmark[date] ?? lastBenchmark
+            var scaled: Money?
+            if let base, let close = lastBenchmark, base.ticks > 0 {
+                scaled = Money(cents: FixedPoint.divideRounded(startingCash.cents * close.ticks, by: base.ticks))
+            }
+            points.append(Point(date: date, equity: equity, benchmark: scaled))
+        }
+        return thinned(points)
+    }
+
+    /// Keeps at most ``maxPoints``: every n-th point and always the last.
+    static func thinned(_ points: [Point]) -> [Point] {
+        guard points.count > maxPoints else { return points }
+        let step = (points.count + maxPoints - 1) / maxPoints
+        return points.enumerated().filter { $0.offset % step == 0 || $0.offset == points.count - 1 }.map(\.element)
+    }
+}

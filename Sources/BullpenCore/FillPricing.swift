@@ -1,0 +1,49 @@
+import Foundation
+
+/// Where a fill's price came from, so that every order answer can say how it was priced.
+public enum PriceSource: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A live provider's last trade.
+    case lastTrade = "last_trade"
+    /// A session's closing price (the latest close while the market is closed).
+    case close
+    /// The close of the session a replay portfolio stands on.
+    case replayClose = "replay_close"
+    /// A tick of the demo exchange's simulated session in progress.
+    case demoTick = "demo_tick"
+    /// The last close before a symbol's data ended: it no longer trades, and is sold at that price.
+    case finalClose = "final_close"
+}
+
+/// How a fill was priced: the source, the time of that price, and whether the exchange was in a
+/// session when the order filled.
+public struct FillPricing: Sendable, Hashable {
+    public var source: PriceSource
+    public var asOf: Date
+    public var marketOpen: Bool
+
+    public init(source: PriceSource, asOf: Date, marketOpen: Bool) {
+        self.source = source
+        self.asOf = asOf
+        self.marketOpen = marketOpen
+    }
+
+    /// The pricing of an order filled at `quote` for a portfolio on `clock`.
+    ///
+    /// A quote stamped with a time of day (not midnight UTC, the stamp of daily closes) is a
+    /// trade of the session in progress: the demo's tick when the source is simulated, a
+    /// provider's last trade otherwise.
+    public static func of(_ quote: Quote, clock: PortfolioClock, simulated: Bool, marketOpen: Bool, now: Date) -> FillPricing {
+        let asOf = quote.asOf ?? now
+        let source: PriceSource
+        if !quote.trading {
+            source = .finalClose
+        } else if case .replay = clock {
+            source = .replayClose
+        } else if asOf.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) != 0 {
+            source = simulated ? .demoTick : .lastTrade
+        } else {
+            source = .close
+        }
+        return FillPricing(source: source, asOf: asOf, marketOpen: marketOpen)
+    }
+}

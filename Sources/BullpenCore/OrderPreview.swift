@@ -1,0 +1,61 @@
+/// What an order would do, before it is placed: the estimated price and cost, the cash after,
+/// the most shares it could be for, and every rule it would break (empty when it would go through).
+public struct OrderPreview: Sendable, Hashable {
+    public var request: OrderRequest
+    public var price: Price
+    public var notional: Money
+    public var commission: Money
+    /// What a buy costs (notional plus commission) or a sell brings in (notional less commission).
+    public var total: Money
+    public var cashBefore: Money
+    public var cashAfter: Money
+    /// For a buy, the most whole shares the cash affords; for a sell, the shares held.
+    public var maxQuantity: Int64
+    public var held: Int64
+    public var problems: [OrderRejection]
+}
+
+extension TradingEngine {
+    /// Previews `request` at `price` without changing anything.
+    public static func preview(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
+                               trading: Bool) -> OrderPreview {
+        let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
+        let notional = price.notional(quantity: quantity)
+        let commission = rules.commission.amount(on: notional)
+        let total = request.side == .buy ? notional + commission : notional - commission
+        let held = book.quantity(of: request.symbol)
+        return OrderPreview(
+            request: request, price: price, notional: notional, commission: commission, total: total,
+            cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
+            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.cash, price: price, rules: rules) : 0) : held,
+            held: held, problems: problems(request, on: book, at: price, rules: rules, trading: trading))
+    }
+
+    /// Every rule `request` breaks, in the order ``execute(_:on:at:rules:trading:)`` checks them.
+    public static func problems(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
+                                trading: Bool) -> [OrderRejection] {
+        var found: [OrderRejection] = []
+        do { try validate(request, rules: rules) } catch { found.append(error) }
+        let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
+        let notional = price.notional(quantity: quantity)
+        let commission = rules.commission.amount(on: notional)
+        switch request.side {
+        case .buy:
+            if !trading { found.append(.notTrading(request.symbol)) }
+            let required = notional + commission
+            if required > book.cash { found.append(.insufficientFunds(required: required, available: book.cash)) }
+            if let limit = rules.maxDistinctHoldings, book.positions[request.symbol] == nil,
+               book.positions.count >= limit {
+                found.append(.tooManyHoldings(limit: limit))
+            }
+        case .sell:
+            let held = book.quantity(of: request.symbol)
+            if request.quantity > held { found.append(.insufficientShares(requested: request.quantity, held: held)) }
+            // A sell whose commission exceeds its proceeds still may not overdraw cash.
+            if book.cash + notional - commission < .zero {
+                found.append(.insufficientFunds(required: commission, available: book.cash + notional))
+            }
+        }
+        return found
+    }
+}

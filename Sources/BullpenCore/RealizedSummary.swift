@@ -1,0 +1,25 @@
+/// Realized profits and losses over a stretch of a journal: the History screen's totals.
+public struct RealizedSummary: Sendable, Hashable {
+    /// The sum of the sells that made money.
+    public var profits: Money = .zero
+    /// The sum of the sells that lost money (negative or zero).
+    public var losses: Money = .zero
+    public var trades = 0
+    public var buys = 0
+    public var sells = 0
+
+    public var net: Money { profits + losses }
+
+    public init(_ journal: some Sequence<JournalEntry>) {
+        for entry in journal where entry.kind == .trade {
+            trades += 1
+            switch entry.side {
+            case .buy?: buys += 1
+            case .sell?:
+                sells += 1
+                if entry.realizedPnL > .zero { profits += entry.realizedPnL } else { losses += entry.realizedPnL }
+            case nil: break
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import BullpenAPI
+import BullpenCore
+import BullpenStore
+import Crypto
+import Foundation
+import NIOFoundationEssentialsCompat
+import Vapor
+
+/// The request-parsing kit: bodies, paging, path ids and dates, read one way everywhere.
+extension Request {
+    /// Decodes the JSON body as `T`, refusing fields `T` does not declare (so that nobody can slip
+    /// `cash` into a rename) and naming the field at fault in the error.
+    func decodeJSON<T: RequestBody>(_ type: T.Type) throws -> T {
+        guard let buffer = body.data, buffer.readableBytes > 0 else {
+            throw APIError(.invalidJSON, "The request needs a JSON body.")
+        }
+        let data = Data(buffer: buffer)
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw APIError(.invalidJSON, "The body is not valid JSON.")
+        }
+        guard let fields = object as? [String: Any] else {
+            throw APIError.validation("The body must be a JSON object.")
+        }
+        if let unknown = fields.keys.sorted().first(where: { !T.fieldNames.contains($0) }) {
+            throw APIError.validation("The field '\(unknown)' is not accepted here; accepted: \(T.fieldNames.sorted().joined(separator: ", ")).")
+        }
+        return try APIContract.makeDecoder().decode(T.self, from: data)
+    }
+
+    /// `?limit=`: a whole number in `range`, `fallback` when absent.
+    func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = query[String.self, at: name] else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            throw APIError.validation("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+
+    /// The page size of a paged list (`?limit=`, 1 to 500, 50 by default).
+    func pageLimit() throws -> Int { try integer("limit", default: 50, range: 1...500) }
+
+    /// The opaque `?cursor=` of a paged list, as the client got it.
+    var pageCursor: String? { query[String.self, at: "cursor"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// `?name=YYYY-MM-DD`.
+    func date(_ name: String) throws -> SessionDate? {
+        guard let text = query[String.self, at: name] else { return nil }
+        guard let date = SessionDate(iso: text) else {
+            throw APIError(.invalidDates, "\(name) must be a date like 2024-03-28.")
+        }
+        return date
+    }
+
+    /// `live`, or a replay at `?asOf=YYYY-MM-DD`.
+    func marketClock() throws -> PortfolioClock {
+        guard let date = try date("asOf") else { return .live }
+        return .replay(date.date)
+    }
+
+    /// The `{id}` of a portfolio route; a malformed id is a portfolio that does not exist.
+    func portfolioID() throws -> PortfolioID {
+        guard let id = parameters.get("id").flatMap(PortfolioID.init) else { throw StoreError.notFound("Portfolio") }
+        return id
+    }
+
+    /// The `{symbol}` of a route, well-formed (whether it is listed is the caller's question).
+    func symbolParameter() throws -> Symbol {
+        let text = parameters.get("symbol") ?? ""
+        guard let symbol = Symbol(text) else { throw APIError.unknownSymbol(text) }
+        return symbol
+    }
+}
+
+/// Names people give things (portfolios, watchlists): trimmed, 1 to 50 characters, one line.
+enum Names {
+    static let length = 1...50
+
+    static func validate(_ raw: String, of what: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard length.contains(name.count), !name.contains(where: \.isNewline) else {
+            throw APIError(.invalidName, "\(what) names are 1 to 50 characters on one line.")
+        }
+        return name
+    }
+}
+
+extension Digest {
+    /// Lowercase hexadecimal, two digits a byte.
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,58 @@
+import BullpenAPI
+import BullpenCore
+import BullpenStore
+import Foundation
+import Vapor
+
+/// The journal of a portfolio as activities: paged JSON, a CSV file, and realized totals.
+struct ActivityRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let activities = routes.grouped("portfolios", ":id", "activities")
+        activities.get(use: list)
+        activities.get("summary", use: summary)
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try req.portfolioID()
+        let periods = try Self.periods(req)
+        let store = req.bullpen.store
+        switch req.query[String.self, at: "format"] ?? "json" {
+        case "json":
+            let page = try await store.activities(of: id, owner: caller.user, periods: periods,
+                                                  limit: try req.pageLimit(), cursor: req.pageCursor)
+            return try jsonResponse(ActivityPage(activities: page.items.map(ActivityDTO.init), nextCursor: page.nextCursor))
+        case "csv":
+            var csv = ActivityCSV()
+            for entry in try await store.journal(of: id, owner: caller.user, periods: periods).reversed() {
+                csv.append(ActivityDTO(entry))
+            }
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
+            headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"activities-\(id).csv\"")
+            return Response(status: .ok, headers: headers, body: .init(string: csv.text))
+        case let other:
+            throw APIError.validation("format must be json or csv, not '\(other)'.")
+        }
+    }
+
+    /// Realized profits, losses and counts over the chosen periods, summed by the server.
+    @Sendable func summary(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let journal = try await req.bullpen.store.journal(of: try req.portfolioID(), owner: caller.user,
+                                                          periods: try Self.periods(req))
+        return try jsonResponse(RealizedSummaryDTO(RealizedSummary(journal), period: req.query[String.self, at: "period"] ?? "current"))
+    }
+
+    static func periods(_ req: Request) throws -> BullpenStore.PeriodSelection {
+        switch req.query[String.self, at: "period"] {
+        case nil, "current": return .current
+        case "all": return .all
+        case let value?:
+            guard let number = Int(value), number >= 1 else {
+                throw APIError.validation("period must be current, all or a period number.")
+            }
+            return .number(number)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import BullpenAPI
+import BullpenCore
+import BullpenStore
+import Crypto
+import Foundation
+import Vapor
+
+/// Orders of a portfolio: place (with an optional `Idempotency-Key`), preview, list, one.
+struct OrderRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let orders = routes.grouped("portfolios", ":id", "orders")
+        orders.get(use: list)
+        orders.post(use: place)
+        orders.post("preview", use: preview)
+        orders.get(":orderId", use: one)
+    }
+
+    @Sendable func place(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try req.portfolioID()
+        let body = try req.decodeJSON(PlaceOrderRequest.self)
+        let request = try Self.orderRequest(body)
+        let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
+        if let claim, let remembered = try await req.bullpen.store.rememberedResult(for: claim, user: caller.user) {
+            return Self.replay(remembered)
+        }
+        let outcome = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim,
+                                                                  remember: Self.remembered)
+        switch outcome {
+        case .executed(let order, _):
+            let response = Self.replay(try Self.remembered(order))
+            response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(id)/orders/\(order.id)")
+            return response
+        case .replayed(let remembered):
+            return Self.replay(remembered)
+        }
+    }
+
+    @Sendable func preview(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let request = try Self.orderRequest(try req.decodeJSON(PlaceOrderRequest.self))
+        let (preview, priced) = try await req.bullpen.portfolios.preview(request, in: try req.portfolioID(), owner: caller.user)
+        return try jsonResponse(OrderPreviewDTO(preview, pricing: priced.pricing, trading: priced.trading))
+    }
+
+    @Sendable func list(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let page = try await req.bullpen.store.orders(of: try req.portfolioID(), owner: caller.user,
+                                                      limit: try req.pageLimit(), cursor: req.pageCursor)
+        return try jsonResponse(OrderList(orders: page.items.map(OrderDTO.init), nextCursor: page.nextCursor))
+    }
+
+    @Sendable func one(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        guard let orderID = req.parameters.get("orderId").flatMap(OrderID.init) else {
+            throw StoreError.notFound("Order")
+        }
+        return try jsonResponse(OrderDTO(try await req.bullpen.store.order(orderID, in: try req.portfolioID(), owner: caller.user)))
+    }
+
+    // MARK: Parsing
+
+    static func orderRequest(_ body: PlaceOrderRequest) throws -> OrderRequest {
+        guard let symbol = Symbol(body.symbol) else {
+            throw APIError.validation("'\(body.symbol)' is not a ticker symbol.")
+        }
+        guard let side = OrderSide(rawValue: body.side) else {
+            throw APIError.validation("side must be buy or sell.")
+        }
+        guard let type = OrderType(rawValue: body.type ?? "market") else {
+            throw APIError.validation("type must be market; other order types are not available yet.")
+        }
+        if let id = body.clientOrderId, !(1...64).contains(id.count) {
+            throw APIError.validation("clientOrderId must be 1 to 64 characters.")
+        }
+        return OrderRequest(symbol: symbol, side: side, quantity: body.quantity, type: type, clientOrderID: body.clientOrderId)
+    }
+
+    /// The request's `Idempotency-Key` with what identifies the request: the portfolio and the
+    /// canonical body.
+    static func idempotencyClaim(_ req: Request, body: PlaceOrderRequest, portfolio: PortfolioID) throws -> IdempotencyClaim? {
+        guard let key = req.headers.first(name: "Idempotency-Key") else { return nil }
+        guard (1...255).contains(key.count) else {
+            throw APIError.validation("Idempotency-Key must be 1 to 255 characters.")
+        }
+        var canonical = Data("POST /portfolios/\(portfolio)/orders\n".utf8)
+        canonical.append(try APIContract.makeEncoder().encode(body))
+        return IdempotencyClaim(key: key, requestHash: SHA256.hash(data: canonical).hex)
+    }
+
+    /// What a retry with the same key gets: the status and the body of the first answer.
+    @Sendable static func remembered(_ order: OrderRecord) throws -> IdempotentResult {
+        let body = try APIContract.makeEncoder().encode(OrderDTO(order))
+        return IdempotentResult(outcome: 201, payload: String(decoding: body, as: UTF8.self))
+    }
+
+    static func replay(_ remembered: IdempotentResult) -> Response {
+        var headers = HTTPHeaders()
+        headers.contentType = .json
+        return Response(status: HTTPResponseStatus(statusCode: remembered.outcome), headers: headers,
+                        body: .init(string: remembered.payload))
+    }
+}

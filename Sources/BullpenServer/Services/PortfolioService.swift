@@ -1,0 +1,123 @@
+import BullpenCore
+import BullpenMarketData
+import BullpenStore
+import Foundation
+
+/// What the portfolio and order routes call: the store and the market data put together, so
+/// that each route parses, calls one of these, and encodes. Prices are always gathered before a
+/// change is written: nothing here awaits market data inside a transaction or the writer lock.
+struct PortfolioService: Sendable {
+    let store: BullpenStore
+    let marketData: (any MarketDataSource)?
+    let time: any TimeSource
+
+    /// How many times a reset values the book again when an order moved the portfolio meanwhile.
+    static let resetAttempts = 5
+
+    // MARK: Valuation
+
+    /// Values a portfolio's book at its clock, with today's change net of today's trades.
+    /// Without market data, holdings are carried at cost.
+    func valuation(of state: PortfolioState) async throws -> Valuation {
+        guard let marketData else {
+            return Valuation(book: state.book, quotes: [:], realizedPnL: state.realizedPnL)
+        }
+        let clock = state.portfolio.clock
+        var today: SessionTrades?
+        var symbols = Set(state.book.positions.keys)
+        if let session = await marketData.sessionDate(asOf: clock) {
+            let journal = try await store.sessionJournal(of: state.portfolio.id, owner: state.portfolio.ownerID,
+                                                         session: session)
+            today = SessionTrades(session: session, journal: journal)
+            symbols.formUnion(today?.symbols ?? [])
+        }
+        let quotes = try await marketData.quotes(symbols.sorted(), asOf: clock)
+        return Valuation(book: state.book, quotes: quotes, realizedPnL: state.realizedPnL, today: today)
+    }
+
+    func state(_ id: PortfolioID, owner: UserID) async throws -> PortfolioState {
+        try await store.state(of: id, owner: owner)
+    }
+
+    // MARK: Reset
+
+    /// Starts the portfolio over, keeping the closing figures of the period. The book is valued
+    /// first, outside any lock; if an order moves the portfolio before the reset is written, the
+    /// version check refuses it and the book is valued again.
+    func reset(_ id: PortfolioID, owner: UserID) async throws {
+        for _ in 1...Self.resetAttempts {
+            let state = try await store.state(of: id, owner: owner)
+            let equity = try await valuation(of: state).equity
+            do {
+                _ = try await store.resetPortfolio(id, owner: owner, version: state.portfolio.version, endingEquity: equity)
+                return
+            } catch StoreError.portfolioChanged {
+                continue
+            }
+        }
+        throw StoreError.portfolioChanged
+    }
+
+    // MARK: Orders
+
+    /// Prices an order for `symbol` at the portfolio's clock: the symbol must be listed and have
+    /// a price then. The market data is asked here, before any write.
+    func price(_ request: OrderRequest, for portfolio: PortfolioRecord) async throws -> PricedOrder {
+        guard let marketData else { throw OrderRejection.marketDataUnavailable }
+        guard try await marketData.asset(request.symbol) != nil else { throw OrderRejection.unknownSymbol(request.symbol) }
+        guard let quote = try await marketData.quote(request.symbol, asOf: portfolio.clock) else {
+            throw OrderRejection.noPrice(request.symbol)
+        }
+        let now = time.now()
+        var open = false
+        if case .live = portfolio.clock { open = await marketData.isMarketOpen(at: now) }
+        let pricing = FillPricing.of(quote, clock: portfolio.clock, simulated: marketData.isSimulated, marketOpen: open, now: now)
+        return PricedOrder(request: request, price: quote.price, pricing: pricing, trading: quote.trading)
+    }
+
+    /// Places a market order at the price as of the portfolio's clock.
+    func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID, idempotency: IdempotencyClaim?,
+                    remember: @escaping @Sendable (OrderRecord) throws -> IdempotentResult) async throws -> BullpenStore.OrderOutcome {
+        let portfolio = try await store.portfolio(id, owner: owner)
+        try TradingEngine.validate(request, rules: portfolio.rules)
+        let priced = try await price(request, for: portfolio)
+        return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency, remember: remember)
+    }
+
+    /// What `request` would do now, with every rule it would break (as problems, not errors).
+    func preview(_ request: OrderRequest, in id: PortfolioID, owner: UserID) async throws -> (OrderPreview, PricedOrder) {
+        let state = try await store.state(of: id, owner: owner)
+        let priced = try await price(request, for: state.portfolio)
+        let preview = TradingEngine.preview(request, on: state.book, at: priced.price, rules: state.portfolio.rules,
+                                            trading: priced.trading)
+        return (preview, priced)
+    }
+
+    // MARK: History
+
+    /// The equity curve of the current period, one point a session, with the S&P 500 (or the
+    /// demo index) scaled to the same start.
+    func equityCurve(_ id: PortfolioID, owner: UserID) async throws -> (startingCash: Money, points: [EquityCurve.Point]) {
+        let portfolio = try await store.portfolio(id, owner: owner)
+        let period = try await store.currentPeriod(of: id, owner: owner)
+        guard let marketData else { return (period.startingCash, []) }
+        let calendar = TradingCalendar()
+        let start = TradingCalendar.sessionDate(at: period.startedAt)
+        let last = await marketData.sessionDate(asOf: portfolio.clock) ?? start
+        var dates = last >= start ? calendar.tradingDays(from: start, through: last) : []
+        if dates.isEmpty { dates = [last] }   // a portfolio newer than the data: one point, today's value
+        let symbols = Set(period.journal.compactMap(\.symbol)).sorted()
+        var closes: [Symbol: [SessionDate: Price]] = [:]
+        for symbol in symbols {
+            let bars = try await marketData.dailyBars(symbol, from: dates.first, through: dates.last, asOf: portfolio.clock)
+            closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+        }
+        let latest = try await marketData.quotes(symbols, asOf: portfolio.clock)
+        let benchmark = try await marketData.benchmarkBars("SPX", from: dates.first, through: dates.last, asOf: portfolio.clock) ?? []
+        let points = EquityCurve.build(
+            startingCash: period.startingCash, journal: period.journal, dates: dates, closes: closes, latest: latest,
+            benchmark: Dictionary(benchmark.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later }),
+            calendar: calendar)
+        return (period.startingCash, points)
+    }
+}
