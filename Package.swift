@@ -126,7 +126,8 @@ let package = Package(
         ),
         .testTarget(
             name: "BullpenStoreTests",
-            dependencies: ["BullpenStore", "BullpenCore", "BullpenTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BullpenStore", "BullpenCore", "BullpenTestSupport", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "SQLKit", package: "sql-kit")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -69,6 +69,8 @@ public enum FixedPoint {
         let fraction = parts.count == 2 ? parts[1] : ""
         if parts.count == 2 && fraction.isEmpty { return nil }
         guard fraction.count <= scale, fraction.allSatisfy(\.isASCIIDigit) else { return nil }
+        // Fifteen whole digits keep every product in this app (an amount times a quantity) within Int64.
+        guard whole.count <= 15 else { return nil }
         // Accumulate digit by digit with overflow checks: no length rule can be wrong.
         var units: Int64 = 0
         for digit in whole.utf8 {

@@ -1,4 +1,5 @@
 import BullpenCore
+import BullpenTestSupport
 import Foundation
 import Testing
 
@@ -15,13 +16,13 @@ struct InvariantsTests {
         var fills: [Fill] = []
         let ids = SequentialIDSource()
         for (index, (request, price)) in orders.enumerated() {
-            let (fill, after) = try TradingEngine.execute(request, on: book, at: Price(parsing: price)!, rules: rules)
+            let (fill, after) = try TradingEngine.execute(request, on: book, at: Price(parsing: price)!, rules: rules, trading: true)
             book = after
             fills.append(fill)
             journal.append(JournalEntry(id: ids.make(), portfolioID: portfolio, period: 1, sequence: Int64(index + 1),
                                         kind: .trade, symbol: fill.symbol, side: fill.side, quantityDelta: fill.quantityDelta,
                                         price: fill.price, cashDelta: fill.cashDelta, commission: fill.commission,
-                                        realizedPnL: fill.realizedPnL, orderID: nil, fillID: nil, createdAt: when))
+                                        realizedPnL: fill.realizedPnL, orderID: nil, fillID: nil, priceAsOf: nil, createdAt: when))
         }
         return Invariants.Snapshot(startingCash: book.startingCash, cash: book.cash,
                                    positions: Array(book.positions.values), journal: journal, fills: fills,

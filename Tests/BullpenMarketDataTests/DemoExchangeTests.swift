@@ -1,4 +1,5 @@
 import BullpenCore
+import BullpenTestSupport
 import Foundation
 import Testing
 @testable import BullpenMarketData
@@ -102,8 +103,10 @@ struct DemoExchangeTests {
         #expect(first.asOf == clock.now() && first.previousClose == beforeOpen.price)
         var seen: Set<Int64> = [first.price.ticks]
         for _ in 0..<20 {
-            clock.advance(by: DemoExchange.tickSeconds)
-            seen.insert(try #require(try await demo.quote(symbol, asOf: .live)).price.ticks)
+            clock.advance(by: 12 * DemoExchange.tickSeconds)   // a minute
+            let price = try #require(try await demo.quote(symbol, asOf: .live)).price
+            #expect(price.ticks % Price.ticksPerCent == 0, "ticks are whole cents: \(price)")
+            seen.insert(price.ticks)
         }
         #expect(seen.count > 5, "the price ticks during the session")
         let partial = try #require(try await demo.dailyBars(symbol, from: nil, through: nil, asOf: .live).last)
@@ -135,5 +138,22 @@ struct DemoExchangeTests {
         let future = try #require(try await demo.quote(symbol, asOf: .replay(d(2030, 1, 1).date)))
         #expect(SessionDate(try #require(future.asOf)) <= d(2025, 10, 14))
         #expect(await demo.sessionDate(asOf: .replay(d(2008, 9, 14).date)) == d(2008, 9, 12))
+    }
+
+    /// Stocks at $1 or more trade in whole cents: every simulated bar and tick is on that grid.
+    @Test func demoPricesAreWholeCentsFromADollar() async throws {
+        let demo = DemoExchange(time: FixedTimeSource(TradingCalendar.instant(d(2025, 10, 15), 11, 0)))
+        var checked = 0
+        for asset in try await demo.listing() {
+            for bar in try await demo.dailyBars(asset.symbol, from: d(2024, 1, 1), through: nil, asOf: .live) {
+                for price in [bar.open, bar.high, bar.low, bar.close] where price.ticks >= 10_000 {
+                    #expect(price.ticks % Price.ticksPerCent == 0, "\(asset.symbol) \(bar.date): \(price)")
+                    checked += 1
+                }
+            }
+            let quote = try #require(try await demo.quote(asset.symbol, asOf: .live))
+            #expect(quote.price.ticks < 10_000 || quote.price.ticks % Price.ticksPerCent == 0)
+        }
+        #expect(checked > 10_000)
     }
 }

@@ -1,28 +1,8 @@
 import BullpenCore
+import BullpenTestSupport
 import Foundation
 import Testing
 @testable import BullpenMarketData
-
-/// Where the real data pack is: `BULLPEN_MARKET_DATA`, or `../shared/market-data` beside the checkout.
-enum RealPack {
-    static let directory: URL? = {
-        let environment = ProcessInfo.processInfo.environment
-        var candidates: [URL] = []
-        if let dir = environment["BULLPEN_MARKET_DATA"], !dir.isEmpty { candidates.append(URL(fileURLWithPath: dir)) }
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(checkout.deletingLastPathComponent().appendingPathComponent("shared/market-data"))
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("universe.csv").path) }
-    }()
-
-    static let required = ProcessInfo.processInfo.environment["BULLPEN_REQUIRE_PACK"] == "1"
-
-    /// Whether to run the real-pack tests; prints why not when they are skipped.
-    static let available: Bool = {
-        if directory != nil || required { return true }
-        print("note: real data pack tests skipped: no pack at BULLPEN_MARKET_DATA or ../shared/market-data")
-        return false
-    }()
-}
 
 @Suite("Data pack market data")
 struct PackMarketDataTests {

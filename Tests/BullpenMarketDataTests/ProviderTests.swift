@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import BullpenCore
+import BullpenTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import BullpenCore
+import BullpenTestSupport
 import Foundation
 import Testing
 @testable import BullpenMarketData

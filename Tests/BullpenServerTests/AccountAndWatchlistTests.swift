@@ -1,6 +1,8 @@
 import BullpenAPI
 import BullpenCore
+import BullpenTestSupport
 import Foundation
+import NIOHTTP1
 import Testing
 
 @Suite("Account settings, watchlists and equity history over HTTP")
@@ -12,7 +14,7 @@ struct AccountAndWatchlistTests {
                 .decode(AuthResponse.self)
             let wrong = try await server.send(.POST, "/api/v1/me/password", token: player.accessToken,
                                               json: ChangePasswordRequest(currentPassword: "not it at all", newPassword: "a brand new passphrase"))
-            #expect(wrong.status == 403 && wrong.errorCode == "invalid_credentials")
+            #expect(wrong.status == 403 && wrong.errorCode == "wrong_password")
             let weak = try await server.send(.POST, "/api/v1/me/password", token: player.accessToken,
                                              json: ChangePasswordRequest(currentPassword: player.password, newPassword: "password"))
             #expect(weak.status == 422 && weak.errorCode == "weak_password")

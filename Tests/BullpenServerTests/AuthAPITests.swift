@@ -1,6 +1,9 @@
 import BullpenAPI
 import BullpenCore
+import BullpenTestSupport
 import Foundation
+import NIOHTTP1
+import NIOPosix
 import Testing
 @testable import BullpenServer
 

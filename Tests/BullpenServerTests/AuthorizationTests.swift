@@ -15,9 +15,12 @@ struct AuthorizationTests {
             (.GET, "/api/v1/portfolios/\(portfolio)/positions", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/orders", nil),
             (.POST, "/api/v1/portfolios/\(portfolio)/orders", #"{"symbol":"MSFT","side":"sell","quantity":1}"#),
+            (.POST, "/api/v1/portfolios/\(portfolio)/orders/preview", #"{"symbol":"MSFT","side":"buy","quantity":1}"#),
             (.GET, "/api/v1/portfolios/\(portfolio)/orders/\(order)", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/activities", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/activities?format=csv", nil),
+            (.GET, "/api/v1/portfolios/\(portfolio)/activities/summary", nil),
+            (.GET, "/api/v1/portfolios/\(portfolio)/history", nil),
         ]
     }
 

@@ -65,12 +65,24 @@ struct ContractTests {
             let positions = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/positions", token: player.accessToken).json()
             let activities = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/activities", token: player.accessToken).json()
             let error = try await server.send(.GET, "/nowhere").json()
+            let preview = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders/preview", token: player.accessToken,
+                                                body: #"{"symbol":"MSFT","side":"buy","quantity":1}"#).json()
+            let summary = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/activities/summary",
+                                                token: player.accessToken).json()
+            let assets = try await server.send(.GET, "/api/v1/assets").json()
+            let detail = try await server.send(.GET, "/api/v1/assets/OLDCO").json()
+            let quotes = try await server.send(.GET, "/api/v1/quotes?symbols=MSFT").json()
+            let unknownParameter = try await server.send(.GET, "/api/v1/assets?q=x").json()
             let checks: [(String, [String: Any]?)] = [
                 ("Order", order), ("Portfolio", portfolio),
                 ("Position", (positions["positions"] as? [[String: Any]])?.first),
                 ("Activity", (activities["activities"] as? [[String: Any]])?.first),
-                ("ErrorEnvelope", error),
+                ("ErrorEnvelope", error), ("ErrorEnvelope", unknownParameter),
+                ("OrderPreview", preview), ("RealizedSummary", summary),
+                ("AssetSummary", (assets["assets"] as? [[String: Any]])?.first), ("AssetDetail", detail),
+                ("Quote", (quotes["quotes"] as? [[String: Any]])?.first),
             ]
+            for key in ["priceSource", "priceAsOf", "marketOpen"] { #expect(order[key] != nil, "the order answer lacks \(key)") }
             for (schema, object) in checks {
                 let object = try #require(object, "no \(schema) to check")
                 for key in required(schema) {

@@ -1,5 +1,7 @@
 import BullpenAPI
+import BullpenStore
 import Foundation
+import NIOHTTP1
 import Testing
 @testable import BullpenServer
 
@@ -68,7 +70,7 @@ struct ErrorHandlingTests {
     @Test func serverErrorsNeverLeakDetails() {
         struct Secret: Error { let sql = "SELECT password_hash FROM users" }
         let error = APIError(Secret())
-        #expect(error.status == .internalServerError && error.code == "internal_error")
+        #expect(error.status == .internalServerError && error.code == .internalError)
         #expect(!error.message.contains("SELECT"))
     }
 }

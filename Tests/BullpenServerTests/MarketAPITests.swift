@@ -1,6 +1,8 @@
 import BullpenAPI
 import BullpenCore
+import BullpenTestSupport
 import Foundation
+import NIOHTTP1
 import Testing
 
 @Suite("Market data and research over HTTP")
@@ -49,10 +51,11 @@ struct MarketAPITests {
             let a = try await server.send(.GET, "/api/v1/assets?search=a").decode(AssetPageDTO.self)
             #expect(a.assets.first?.symbol == "ACME")            // symbol prefix before name matches
             let all = try await server.send(.GET, "/api/v1/assets?sort=-price").decode(AssetPageDTO.self)
-            #expect(all.assets.map(\.symbol) == ["MSFT", "ACME", "NOPX"])   // no price last
-            #expect(all.total == 3 && all.nextCursor == nil && all.previousCursor == nil)
+            // Those that trade first, the ended one after them, no price last.
+            #expect(all.assets.map(\.symbol) == ["MSFT", "ACME", "OLDCO", "NOPX"])
+            #expect(all.total == 4 && all.nextCursor == nil && all.previousCursor == nil)
             let byChange = try await server.send(.GET, "/api/v1/assets?sort=change").decode(AssetPageDTO.self)
-            #expect(byChange.assets.map(\.symbol) == ["ACME", "MSFT", "NOPX"])
+            #expect(byChange.assets.map(\.symbol) == ["ACME", "MSFT", "OLDCO", "NOPX"])
             let sector = try await server.send(.GET, "/api/v1/assets?sector=industrials").decode(AssetPageDTO.self)
             #expect(sector.assets.map(\.symbol) == ["ACME"])
 
@@ -60,7 +63,7 @@ struct MarketAPITests {
             #expect(first.assets.map(\.symbol) == ["ACME", "MSFT"] && first.previousCursor == nil)
             let next = try #require(first.nextCursor)
             let second = try await server.send(.GET, "/api/v1/assets?sort=symbol&limit=2&cursor=\(next)").decode(AssetPageDTO.self)
-            #expect(second.assets.map(\.symbol) == ["NOPX"] && second.nextCursor == nil && second.previousCursor != nil)
+            #expect(second.assets.map(\.symbol) == ["NOPX", "OLDCO"] && second.nextCursor == nil && second.previousCursor != nil)
 
             let msft = try #require(all.assets.first)
             #expect(msft.price == "400.00" && msft.change == "4.50" && msft.changePercent == "1.14" && msft.volume == 1_200)
@@ -166,14 +169,8 @@ struct MarketAPITests {
 
 @Suite("Research on the real data pack")
 struct RealPackResearchTests {
-    static let pack: URL? = {
-        let environment = ProcessInfo.processInfo.environment
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [environment["BULLPEN_MARKET_DATA"].map { URL(fileURLWithPath: $0) },
-                          checkout.deletingLastPathComponent().appendingPathComponent("shared/market-data")].compactMap { $0 }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("universe.csv").path) }
-    }()
-    static let available = pack != nil || ProcessInfo.processInfo.environment["BULLPEN_REQUIRE_PACK"] == "1"
+    static let pack = RealPack.directory
+    static let available = RealPack.available
 
     @Test(.enabled(if: available))
     func searchingMicroFindsMicrosoftAndChartsStayUnderFiveHundredPoints() async throws {

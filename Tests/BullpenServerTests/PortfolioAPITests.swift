@@ -1,5 +1,8 @@
 import BullpenAPI
+import BullpenCore
+import BullpenStore
 import Foundation
+import NIOHTTP1
 import Testing
 @testable import BullpenServer
 
@@ -20,7 +23,8 @@ struct PortfolioAPITests {
             let msft = try #require(positions.positions.first)
             #expect(msft.quantity == 5 && msft.averageCost == "400.00" && msft.costBasis == "2000.00")
             #expect(msft.lastPrice == "400.00" && msft.marketValue == "2000.00" && msft.unrealizedPnl == "0.00")
-            #expect(msft.dayChange == "22.50")   // 5 × (400.00 - 395.50)
+            #expect(msft.dayChange == "0.00")   // bought today at today's close: no change today
+            #expect(msft.trading)
             #expect(msft.name == "Microsoft")
 
             let sell = try await server.order(player, "sell", 2, "MSFT")
@@ -31,7 +35,7 @@ struct PortfolioAPITests {
                                                 token: player.accessToken).decode(PortfolioDTO.self)
             #expect(summary.cash == "98800.00" && summary.marketValue == "1200.00" && summary.equity == "100000.00")
             #expect(summary.holdingsCount == 1 && summary.totalReturnPercent == "0.00")
-            #expect(summary.dayChange == "13.50")
+            #expect(summary.dayChange == "0.00" && summary.totalReturn == "0.00")
 
             let history = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/activities",
                                                 token: player.accessToken).decode(ActivityPage.self)
@@ -48,18 +52,34 @@ struct PortfolioAPITests {
         }
     }
 
-    @Test func dayChangeComparesHoldingsWithThePreviousClose() async throws {
+    @Test func dayChangeNetsOutTodaysTradesAndCountsHoldingsFromThePreviousClose() async throws {
         try await withServer { server in
             let player = try await server.register()
             let created = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
                                                 json: CreatePortfolioRequest(name: "Small", startingCash: "1000"))
-            let small = try created.decode(PortfolioDTO.self).id
-            _ = try await server.order(player, "buy", 10, "ACME", portfolio: small)   // 19.50 each, closed 20.00 the day before
-            let portfolio = try await server.send(.GET, "/api/v1/portfolios/\(small)", token: player.accessToken)
+            let small = try created.decode(PortfolioDTO.self)
+            // Bought at today's close (19.50, the close before was 20.00): nothing changed today.
+            _ = try await server.order(player, "buy", 10, "ACME", portfolio: small.id)
+            var portfolio = try await server.send(.GET, "/api/v1/portfolios/\(small.id)", token: player.accessToken)
                 .decode(PortfolioDTO.self)
-            #expect(portfolio.equity == "1000.00")
-            #expect(portfolio.dayChange == "-5.00")                    // 10 × (19.50 - 20.00)
-            #expect(portfolio.dayChangePercent == "-0.50")             // of the 1005.00 the holdings were worth a day before
+            #expect(portfolio.equity == "1000.00" && portfolio.totalReturn == "0.00")
+            #expect(portfolio.dayChange == "0.00" && portfolio.dayChangePercent == "0.00")
+
+            // Ten more bought the session before (at its close, 20.00) were held overnight: they count
+            // from that close, 10 × (19.50 − 20.00).
+            let owner = try #require(UserID(player.id)), id = try #require(PortfolioID(small.id))
+            let overnight = PricedOrder(request: OrderRequest(symbol: Symbol("ACME")!, side: .buy, quantity: 10),
+                                        price: Price(parsing: "20")!,
+                                        pricing: FillPricing(source: .close, asOf: SessionDate(year: 2024, month: 1, day: 2).date,
+                                                             marketOpen: false),
+                                        trading: true)
+            _ = try await server.store.placeOrder(overnight, in: id, owner: owner, idempotency: nil,
+                                                  remember: { _ in IdempotentResult(outcome: 201, payload: "") })
+            portfolio = try await server.send(.GET, "/api/v1/portfolios/\(small.id)", token: player.accessToken)
+                .decode(PortfolioDTO.self)
+            #expect(portfolio.equity == "995.00" && portfolio.totalReturn == "-5.00")
+            #expect(portfolio.dayChange == "-5.00")
+            #expect(portfolio.dayChangePercent == "-0.50")             // of the 1000.00 it was worth at the previous close
         }
     }
 
@@ -87,7 +107,8 @@ struct PortfolioAPITests {
         try await withServer { server in
             let player = try await server.register()
             let cases: [(String, Int64, String, Int, String)] = [
-                ("buy", 1, "ZZZZ", 422, "unknown_symbol"),
+                ("buy", 1, "ZZZZ", 404, "unknown_symbol"),
+                ("buy", 1, "OLDCO", 422, "not_trading"),
                 ("buy", 1, "NOPX", 422, "no_price"),
                 ("buy", 300, "MSFT", 422, "insufficient_funds"),
                 ("sell", 1, "MSFT", 422, "insufficient_shares"),

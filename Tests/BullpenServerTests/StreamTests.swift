@@ -1,5 +1,6 @@
 import BullpenAPI
 import BullpenCore
+import BullpenTestSupport
 import Foundation
 import NIOCore
 import NIOPosix

@@ -6,6 +6,7 @@ import BullpenStore
 import Foundation
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 import Testing
 import Vapor
@@ -151,6 +152,7 @@ func withServer(marketData: Bool = true, packDirectory: URL? = nil, demo: Bool =
 
 /// A small data pack in the real pack's format, with made-up prices:
 /// MSFT closes 395.50 then 400.00; ACME 20.00 then 19.50; NOPX is listed without history;
+/// OLDCO's data ends a session early (10.00 on 2024-01-02), so it no longer trades;
 /// the SPX benchmark has three days.
 enum TinyPack {
     static func write(in parent: URL) throws -> URL {
@@ -162,6 +164,7 @@ enum TinyPack {
         MSFT,Microsoft,Information Technology,Systems Software,"Redmond, Washington",1975,2024-01-02,2024-01-03,2
         ACME,Acme Corporation,Industrials,Industrial Machinery,"Springfield, Ohio",1920,2024-01-02,2024-01-03,2
         NOPX,No Price Inc,Financials,Diversified Banks,"Nowhere, Nevada",2001,,,0
+        OLDCO,Old Company,Utilities,Electric Utilities,"Oldtown, Maine",1901,2023-12-29,2024-01-02,2
 
         """.write(to: pack.appendingPathComponent("universe.csv"), atomically: true, encoding: .utf8)
         try """
@@ -176,6 +179,12 @@ enum TinyPack {
         2024-01-03,20,20,19.4,19.5,700
 
         """.write(to: daily.appendingPathComponent("ACME.csv"), atomically: true, encoding: .utf8)
+        try """
+        date,open,high,low,close,volume
+        2023-12-29,9.5,9.9,9.5,9.8,300
+        2024-01-02,9.8,10.1,9.7,10,400
+
+        """.write(to: daily.appendingPathComponent("OLDCO.csv"), atomically: true, encoding: .utf8)
         let benchmarks = pack.appendingPathComponent("benchmarks")
         try FileManager.default.createDirectory(at: benchmarks, withIntermediateDirectories: true)
         try """

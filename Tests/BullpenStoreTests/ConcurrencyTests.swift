@@ -70,18 +70,37 @@ struct ConcurrencyTests {
             let (user, main) = try await store.makeUser()
             let second = try await store.createPortfolio(owner: user.id, name: "Second", startingCash: Money(dollars: 5_000))
             try await store.trade(.buy, 20, "AAPL", at: "100", in: main.id, owner: user.id)
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            // Each task reports what became of its order: the shares it moved, or the rejection's code.
+            let outcomes = try await withThrowingTaskGroup(of: (PortfolioID, Result<Int64, OrderRejection>).self) { group in
                 for i in 0..<40 {
                     let target = i.isMultiple(of: 3) ? other : store
                     let portfolio = i.isMultiple(of: 2) ? main.id : second.id
                     let side: OrderSide = i % 4 == 0 ? .sell : .buy
+                    let quantity = Int64(i % 5 + 1)
                     group.addTask {
                         do {
-                            try await target.trade(side, Int64(i % 5 + 1), "AAPL", at: "\(90 + i).25", in: portfolio, owner: user.id)
-                        } catch is OrderRejection {}
+                            let order = try await target.trade(side, quantity, "AAPL", at: "\(90 + i).25", in: portfolio, owner: user.id)
+                            return (portfolio, .success(side == .buy ? order.filledQuantity : -order.filledQuantity))
+                        } catch let rejection as OrderRejection {
+                            return (portfolio, .failure(rejection))
+                        }
                     }
                 }
-                try await group.waitForAll()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.count == 40)
+            let executed = outcomes.filter { if case .success = $0.1 { true } else { false } }
+            let rejectedCodes = outcomes.compactMap { if case .failure(let rejection) = $0.1 { rejection.code } else { nil } }
+            // Sells can find too few shares and buys in the small portfolio too little cash; nothing else.
+            #expect(executed.count + rejectedCodes.count == 40)
+            #expect(Set(rejectedCodes).isSubset(of: ["insufficient_shares", "insufficient_funds"]), "\(rejectedCodes)")
+            #expect(executed.count >= 17, "the ten buys in the main portfolio and the first seven in the small one fit: \(executed.count)")
+            for (portfolio, start) in [(main.id, Int64(20)), (second.id, Int64(0))] {
+                let moved = outcomes.filter { $0.0 == portfolio }.reduce(Int64(0)) { sum, outcome in
+                    if case .success(let delta) = outcome.1 { sum + delta } else { sum }
+                }
+                let held = try await store.state(of: portfolio, owner: user.id).book.quantity(of: Symbol("AAPL")!)
+                #expect(held == start + moved, "the store holds what the executed orders moved, no more, no less")
             }
             try await store.expectBalancedBooks(main.id, owner: user.id, prices: ["AAPL": "101"])
             try await store.expectBalancedBooks(second.id, owner: user.id, prices: ["AAPL": "101"])

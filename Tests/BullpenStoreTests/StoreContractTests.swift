@@ -1,5 +1,6 @@
 import BullpenCore
 import Foundation
+import SQLKit
 import Testing
 @testable import BullpenStore
 
@@ -115,17 +116,17 @@ struct StoreContractTests {
             let (user, main) = try await store.makeUser()
             let request = OrderRequest(symbol: Symbol("MSFT")!, side: .buy, quantity: 3)
             let claim = IdempotencyClaim(key: "key-1", requestHash: "hash-a")
-            let respond: @Sendable (OrderRecord) throws -> StoredResponse = { StoredResponse(status: 201, body: "order \($0.id)") }
-            let first = try await store.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "10")!,
-                                                   idempotency: claim, response: respond)
+            let remember: @Sendable (OrderRecord) throws -> IdempotentResult = { IdempotentResult(outcome: 201, payload: "order \($0.id)") }
+            let first = try await store.placeOrder(.at(request, "10"), in: main.id, owner: user.id,
+                                                   idempotency: claim, remember: remember)
             guard case .executed(let order, _) = first else { Issue.record("first must execute"); return }
-            let second = try await store.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "11")!,
-                                                    idempotency: claim, response: respond)
+            let second = try await store.placeOrder(.at(request, "11"), in: main.id, owner: user.id,
+                                                    idempotency: claim, remember: remember)
             guard case .replayed(let stored) = second else { Issue.record("second must replay"); return }
-            #expect(stored == StoredResponse(status: 201, body: "order \(order.id)"))
+            #expect(stored == IdempotentResult(outcome: 201, payload: "order \(order.id)"))
             await #expect(throws: StoreError.idempotencyKeyReused) {
-                try await store.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "10")!,
-                                           idempotency: IdempotencyClaim(key: "key-1", requestHash: "hash-b"), response: respond)
+                try await store.placeOrder(.at(request, "10"), in: main.id, owner: user.id,
+                                           idempotency: IdempotencyClaim(key: "key-1", requestHash: "hash-b"), remember: remember)
             }
             #expect(try await store.state(of: main.id, owner: user.id).book.quantity(of: Symbol("MSFT")!) == 3)
         }
@@ -142,8 +143,8 @@ struct StoreContractTests {
                 for i in 0..<10 {
                     let target = i.isMultiple(of: 2) ? store : other
                     group.addTask {
-                        _ = try await target.placeOrder(request, in: main.id, owner: user.id, price: Price(parsing: "10")!,
-                                                        idempotency: claim, response: { StoredResponse(status: 201, body: "\($0.id)") })
+                        _ = try await target.placeOrder(.at(request, "10"), in: main.id, owner: user.id,
+                                                        idempotency: claim, remember: { IdempotentResult(outcome: 201, payload: "\($0.id)") })
                     }
                 }
                 try await group.waitForAll()
@@ -160,7 +161,7 @@ struct StoreContractTests {
             await #expect(throws: StoreError.duplicateClientOrderID("mine-1")) {
                 try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id, clientOrderID: "mine-1")
             }
-            _ = try await store.resetPortfolio(main.id, owner: user.id) { _ in Money(dollars: 100_000) }
+            try await store.reset(main.id, owner: user.id) { _ in Money(dollars: 100_000) }
             await #expect(throws: StoreError.duplicateClientOrderID("mine-1")) {
                 try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id, clientOrderID: "mine-1")
             }
@@ -175,7 +176,7 @@ struct StoreContractTests {
             let (user, main) = try await store.makeUser()
             try await store.trade(.buy, 10, "MSFT", at: "100", in: main.id, owner: user.id)
             try await store.trade(.sell, 4, "MSFT", at: "150", in: main.id, owner: user.id)
-            let reset = try await store.resetPortfolio(main.id, owner: user.id) { state in
+            let reset = try await store.reset(main.id, owner: user.id) { state in
                 state.book.cash + Money(dollars: 6 * 160)
             }
             #expect(reset.period == 2)
@@ -270,6 +271,45 @@ struct StoreContractTests {
             #expect(try await store.pendingMigrations().isEmpty)
             try await store.migrate()
             try await store.ping()
+        }
+    }
+
+    /// A row that does not decode is an error naming the row, never a guess.
+    @Test(arguments: TestDatabases.kinds)
+    func aCorruptRowIsAnErrorNamingTheRow(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            let order = try await store.trade(.buy, 2, "MSFT", at: "10", in: main.id, owner: user.id)
+            try await store.sql(store.db).update("orders").set("side", to: "sideways").where("id", .equal, order.id.uuid).run()
+            await #expect(throws: StoreError.corruptRow(table: "orders", id: order.id.description)) {
+                try await store.orders(of: main.id, owner: user.id, limit: 10, cursor: nil)
+            }
+            await #expect(throws: StoreError.corruptRow(table: "orders", id: order.id.description)) {
+                try await store.order(order.id, in: main.id, owner: user.id)
+            }
+            try await store.sql(store.db).update("positions").set("symbol", to: "not a symbol!").where("portfolio_id", .equal, main.id.uuid).run()
+            await #expect(throws: StoreError.self) { try await store.state(of: main.id, owner: user.id) }
+            try await store.sql(store.db).update("journal_entries").set("kind", to: "gift").where("portfolio_id", .equal, main.id.uuid).run()
+            await #expect(throws: StoreError.self) {
+                try await store.activities(of: main.id, owner: user.id, periods: .all, limit: 10, cursor: nil)
+            }
+        }
+    }
+
+    /// A reset computed on a version the portfolio has moved past is refused, so that the closed
+    /// period's figures are never those of a stale book.
+    @Test(arguments: TestDatabases.kinds)
+    func aResetOnAStaleVersionIsRefused(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            let before = try await store.state(of: main.id, owner: user.id)
+            try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id)
+            await #expect(throws: StoreError.portfolioChanged) {
+                try await store.resetPortfolio(main.id, owner: user.id, version: before.portfolio.version, endingEquity: .zero)
+            }
+            #expect(try await store.closedPeriods(of: main.id, owner: user.id).isEmpty)
+            try await store.reset(main.id, owner: user.id) { $0.book.cash + Money(dollars: 10) }
+            #expect(try await store.closedPeriods(of: main.id, owner: user.id).first?.endingEquity == Money(dollars: 100_000))
         }
     }
 }

@@ -1,6 +1,7 @@
 import BullpenCore
 import Foundation
 import Logging
+import SQLKit
 import Testing
 @testable import BullpenStore
 
@@ -93,10 +94,18 @@ extension BullpenStore {
     func trade(_ side: OrderSide, _ quantity: Int64, _ symbol: String, at price: String, in portfolio: PortfolioID,
                owner: UserID, clientOrderID: String? = nil) async throws -> OrderRecord {
         let request = OrderRequest(symbol: Symbol(symbol)!, side: side, quantity: quantity, clientOrderID: clientOrderID)
-        let outcome = try await placeOrder(request, in: portfolio, owner: owner, price: Price(parsing: price)!,
-                                           idempotency: nil, response: { _ in StoredResponse(status: 201, body: "") })
+        let outcome = try await placeOrder(.at(request, price), in: portfolio, owner: owner,
+                                           idempotency: nil, remember: { _ in IdempotentResult(outcome: 201, payload: "") })
         guard case .executed(let order, _) = outcome else { Issue.record("expected an execution"); throw CancellationError() }
         return order
+    }
+
+    /// Resets the portfolio at its current version, closing the period at `endingEquity`.
+    @discardableResult
+    func reset(_ portfolio: PortfolioID, owner: UserID, endingEquity: (PortfolioState) -> Money) async throws -> PortfolioRecord {
+        let state = try await state(of: portfolio, owner: owner)
+        return try await resetPortfolio(portfolio, owner: owner, version: state.portfolio.version,
+                                        endingEquity: endingEquity(state))
     }
 
     /// Checks every accounting invariant of the portfolio's current period.
@@ -106,5 +115,15 @@ extension BullpenStore {
         let snapshot = try await auditSnapshot(of: portfolio, owner: owner, prices: quotes)
         let violations = Invariants.check(snapshot)
         #expect(violations.isEmpty, "\(violations)", sourceLocation: sourceLocation)
+    }
+}
+
+extension PricedOrder {
+    /// `request` at a close of `price` on 2026-02-20, a symbol that trades.
+    static func at(_ request: OrderRequest, _ price: String, trading: Bool = true) -> PricedOrder {
+        PricedOrder(request: request, price: Price(parsing: price)!,
+                    pricing: FillPricing(source: trading ? .close : .finalClose, asOf: SessionDate(year: 2026, month: 2, day: 20).date,
+                                         marketOpen: false),
+                    trading: trading)
     }
 }

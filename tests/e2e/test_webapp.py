@@ -152,7 +152,7 @@ def each_screen(driver, server):
     """Opens each main screen in turn, once it has finished loading."""
     for screen in SCREENS:
         go(driver, server, screen)
-        visible(driver, "main h1")
+        visible(driver, f"main[data-screen='{screen.split('/')[0]}']:not([aria-busy]) h1")
         wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
         yield screen
 
@@ -249,3 +249,191 @@ def test_text_contrast_meets_aa(server, driver_factory, theme, palette):
     for screen in each_screen(driver, server):
         failures = driver.execute_script(CONTRAST_SCRIPT)
         assert failures == [], f"{theme}/{palette} {screen}: {failures[:5]}"
+
+
+def nav_displayed(driver):
+    return driver.find_element(By.ID, "nav").is_displayed()
+
+
+def test_signed_out_screens_hide_the_navigation(server, driver_factory):
+    driver = driver_factory(*PHONE)
+    for screen in ["login", "signup"]:
+        go(driver, server, screen)
+        visible(driver, "#username")
+        assert not nav_displayed(driver), f"#/{screen} shows the tab bar"
+    sign_up(driver, server, "nav" + uuid.uuid4().hex[:8])
+    assert nav_displayed(driver)
+
+
+CSP_LISTENER = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sample || ''}`);
+});
+"""
+
+
+def open_page_with_csp_listener(driver):
+    """Installs, before any page script runs, a listener that records every CSP violation."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_LISTENER})
+
+
+def fetch_json(driver, path, method="GET", body=None):
+    """Calls the API from the page with the player's token; returns the JSON answer and the headers."""
+    return driver.execute_async_script("""
+        const [path, method, body, done] = arguments;
+        const session = JSON.parse(localStorage.getItem('bullpen.session') || 'null');
+        const headers = {};
+        if (session) headers['Authorization'] = 'Bearer ' + session.access;
+        if (body !== null) headers['Content-Type'] = 'application/json';
+        fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) })
+          .then(async (response) => done({ status: response.status, headers: Object.fromEntries(response.headers),
+                                           json: response.headers.get('content-type')?.includes('json') ? await response.json() : null }))
+          .catch((error) => done({ status: 0, error: String(error) }));""", path, method, body)
+
+
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["390x844", "1280x800"])
+def test_no_inline_styles_and_no_content_security_policy_violations(server, driver_factory, size):
+    driver = driver_factory(*size)
+    open_page_with_csp_listener(driver)
+    no_style_attributes = "return [...document.querySelectorAll('[style]')].map((e) => e.outerHTML.slice(0, 120))"
+    for screen in ["login", "signup"]:
+        go(driver, server, screen)
+        visible(driver, "#username")
+        assert driver.execute_script(no_style_attributes) == [], f"{screen}: elements with a style attribute"
+    # The policy allows no inline style at all, so a style attribute would be refused, not just frowned on.
+    policy = fetch_json(driver, "/")["headers"]["content-security-policy"]
+    style_source = next(part for part in policy.split(";") if part.strip().startswith("style-src"))
+    assert "unsafe-inline" not in style_source, policy
+    sign_up(driver, server, "csp" + uuid.uuid4().hex[:8])
+    buy_some_msft(driver, server)
+    for screen in each_screen(driver, server):
+        assert driver.execute_script(no_style_attributes) == [], f"{screen}: elements with a style attribute"
+        if screen == "stock/MSFT":
+            click(driver, visible(driver, "#buy"))
+            visible(driver, "#quantity")
+            wait(driver).until(lambda d: d.find_element(By.ID, "estimate").text != "—")
+            assert driver.execute_script(no_style_attributes) == [], "trade sheet: elements with a style attribute"
+            driver.find_element(By.ID, "cancel-trade").click()
+        violations = driver.execute_script("return window.__cspViolations")
+        assert violations == [], f"{screen}: {violations}"
+    logged = [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+    assert logged == []
+
+
+FORMAT_MARKET_TIME = """
+const [instant, done] = arguments;
+import('/format.js').then((format) => done(format.formatMarketTime(instant)), (error) => done('error: ' + error));
+"""
+
+
+def test_market_times_are_new_york_time_whatever_the_browsers_zone(server, driver_factory):
+    driver = driver_factory(*LAPTOP)
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    go(driver, server, "login")
+    visible(driver, "#username")
+    assert driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone") == "Asia/Tokyo"
+    assert driver.execute_async_script(FORMAT_MARKET_TIME, "2026-11-23T14:30:00Z") == "Mon, Nov 23, 9:30 AM ET"
+    clock = fetch_json(driver, "/api/v1/market/clock")["json"]
+    assert clock["timezone"] == "America/New_York"
+    if clock["isOpen"]:
+        # No closed-market banner while the market is open: the close is still told in New York time.
+        assert not driver.find_elements(By.CSS_SELECTOR, "[data-testid=closed-banner]")
+        assert driver.execute_async_script(FORMAT_MARKET_TIME, clock["nextClose"]).endswith(" PM ET")
+    else:
+        banner = text_in(driver, "[data-testid=closed-banner]", "Next open:")
+        assert "9:30 AM ET" in banner.text, banner.text
+
+
+def test_html_template_escapes_by_default(server, driver_factory):
+    driver = driver_factory(*PHONE)
+    go(driver, server, "login")
+    visible(driver, "#username")
+    result = driver.execute_async_script("""
+        const done = arguments[0];
+        import('/html.js').then(({ html, unsafeHTML, render }) => {
+          const evil = `"><img src=x onerror=alert(1)>&'`;
+          const inner = html`<b title="${evil}">${evil}</b>`;
+          const node = document.createElement('div');
+          render(node, html`<p>${inner}${[html`<i>${'<1>'}</i>`, '<2>']}${null}${false}${unsafeHTML('<u>ok</u>')}</p>`);
+          done({ markup: node.innerHTML, images: node.querySelectorAll('img').length, text: node.textContent });
+        }, (error) => done({ error: String(error) }));""")
+    assert result.get("images") == 0, result
+    assert result["text"] == "\"><img src=x onerror=alert(1)>&'<1><2>ok"
+    assert "<i>&lt;1&gt;</i>&lt;2&gt;<u>ok</u>" in result["markup"]
+    assert "&amp;lt;" not in result["markup"]   # nested templates are not escaped twice
+
+
+def money_text(decimal_text):
+    """The en-US currency text of an API decimal string: '1322.9' → '$1,322.90'."""
+    from decimal import Decimal
+    return "${:,.2f}".format(Decimal(decimal_text))
+
+
+def preview(driver, quantity, side="buy", symbol="MSFT"):
+    portfolio = fetch_json(driver, "/api/v1/portfolios")["json"]["portfolios"][0]["id"]
+    answer = fetch_json(driver, f"/api/v1/portfolios/{portfolio}/orders/preview", "POST",
+                        {"symbol": symbol, "side": side, "quantity": quantity})
+    assert answer["status"] == 200, answer
+    return answer["json"]
+
+
+def test_the_trade_sheet_shows_the_servers_estimate(server, driver_factory, screenshots):
+    driver = driver_factory(*PHONE)
+    sign_up(driver, server, "sheet" + uuid.uuid4().hex[:8])
+    go(driver, server, "stock/MSFT")
+    click(driver, visible(driver, "#buy"))
+    one = preview(driver, 1)
+    text_in(driver, "#estimate", money_text(one["total"]))
+    seven = preview(driver, 7)
+    assert seven["total"] != one["total"]
+    field = visible(driver, "#quantity")
+    field.clear()
+    field.send_keys("7")
+    text_in(driver, "#estimate", money_text(seven["total"]))
+    assert driver.find_element(By.ID, "estimate").text == money_text(seven["total"])
+    assert driver.find_element(By.ID, "cash-after").text == money_text(seven["cashAfter"])
+    assert seven["problems"] == [] and driver.find_element(By.ID, "trade-error").text == ""
+    driver.save_screenshot(str(screenshots / "trade-sheet-390x844.png"))
+    # "Use max" asks for the most the cash buys, as the server counts it.
+    driver.find_element(By.ID, "max").click()
+    wait(driver).until(lambda d: d.find_element(By.ID, "quantity").get_attribute("value") == str(seven["maxQuantity"]))
+    text_in(driver, "#max-text", f"{seven['maxQuantity']:,}")
+    # The review shows the same figures.
+    field = driver.find_element(By.ID, "quantity")
+    field.clear()
+    field.send_keys("7")
+    driver.find_element(By.ID, "review").click()
+    text_in(driver, "#review-total", money_text(seven["total"]))
+    assert driver.find_element(By.ID, "review-cash-after").text == money_text(seven["cashAfter"])
+    driver.save_screenshot(str(screenshots / "trade-review-390x844.png"))
+
+
+def test_today_and_total_return_are_zero_right_after_buying_at_the_last_close(server, driver_factory):
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, server, "today" + uuid.uuid4().hex[:8])
+    go(driver, server, "stock/MSFT")
+    open_trade(driver, "buy", 5)
+    result = text_in(driver, "#trade-result", "Bought 5 MSFT").text
+    assert "the close of Fri, Feb 20, 2026" in result, result   # the pack's last session, told in words
+    driver.find_element(By.ID, "cancel-trade").click()
+    go(driver, server, "portfolio")
+    visible(driver, "tr[data-symbol=MSFT]")
+    assert driver.find_element(By.ID, "day-change").text == "$0.00"
+    assert driver.find_element(By.ID, "total-return").text == "$0.00"
+
+
+def test_a_company_whose_data_ended_can_be_sold_but_not_bought(server, driver_factory, screenshots):
+    driver = driver_factory(*PHONE)
+    sign_up(driver, server, "ended" + uuid.uuid4().hex[:8])
+    go(driver, server, "stock/GE")
+    text_in(driver, "main .badge.ended", "Data ended Nov 10, 2017")
+    assert not driver.find_element(By.ID, "buy").is_enabled()
+    assert "ended on Nov 10, 2017" in visible(driver, "#ended-note").text
+    assert driver.find_element(By.ID, "buy").get_attribute("aria-describedby") == "ended-note"
+    driver.save_screenshot(str(screenshots / "stock-ended-390x844.png"))
+    # Search suggestions say so too.
+    go(driver, server, "market")
+    visible(driver, "#search").send_keys("GE")
+    suggestion = visible(driver, "#suggestions [role=option][data-symbol=GE]")
+    assert "Data ended" in suggestion.text

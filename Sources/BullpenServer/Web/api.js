@@ -1,37 +1,21 @@
-// The REST API client: tokens kept in localStorage, refreshed once when an access token expires,
+// The REST API client: the access token from the session, refreshed once when it expires;
 // requests retried with the same idempotency key when the network drops.
-const KEY = 'bullpen.session';
+import { currentSession, startSession, endSession } from '/session.js';
 
 export class ApiError extends Error {
   constructor(status, code, message) { super(message); this.status = status; this.code = code; }
 }
 
-let session = JSON.parse(localStorage.getItem(KEY) || 'null');
 let refreshing = null;
-const listeners = new Set();
-
-export function currentSession() { return session; }
-export function onSessionChange(listener) { listeners.add(listener); }
-
-function save(next) {
-  session = next;
-  if (next) localStorage.setItem(KEY, JSON.stringify(next)); else localStorage.removeItem(KEY);
-  listeners.forEach((listener) => listener(session));
-}
-
-export function startSession(auth) {
-  save({ user: auth.user, access: auth.tokens.accessToken, refresh: auth.tokens.refreshToken });
-}
-
-export function endSession() { save(null); }
 
 async function refreshTokens() {
-  if (!session?.refresh) throw new ApiError(401, 'unauthorized', 'Please log in again.');
+  const refreshToken = currentSession()?.refresh;
+  if (!refreshToken) throw new ApiError(401, 'unauthorized', 'Please log in again.');
   refreshing ??= (async () => {
     try {
       const response = await fetch('/api/v1/auth/refresh', {
         method: 'POST', headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ refreshToken: session.refresh }),
+        body: JSON.stringify({ refreshToken }),
       });
       if (!response.ok) { endSession(); throw new ApiError(401, 'unauthorized', 'Your session ended. Please log in again.'); }
       startSession(await response.json());
@@ -45,6 +29,7 @@ export function newIdempotencyKey() {
 }
 
 const offline = new Set();
+/** `listener(true)` when a request could not reach the server, `listener(false)` when one did. */
 export function onOffline(listener) { offline.add(listener); }
 
 /**
@@ -53,8 +38,9 @@ export function onOffline(listener) { offline.add(listener); }
  */
 export async function api(path, { method = 'GET', body, idempotencyKey, raw = false, auth = true, retried = false } = {}) {
   const headers = {};
+  const access = currentSession()?.access;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (auth && session?.access) headers['Authorization'] = `Bearer ${session.access}`;
+  if (auth && access) headers['Authorization'] = `Bearer ${access}`;
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let response;
   for (let attempt = 0; ; attempt++) {
@@ -71,7 +57,7 @@ export async function api(path, { method = 'GET', body, idempotencyKey, raw = fa
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
     }
   }
-  if (response.status === 401 && auth && session?.refresh && !retried && !path.startsWith('/api/v1/auth/')) {
+  if (response.status === 401 && auth && currentSession()?.refresh && !retried && !path.startsWith('/api/v1/auth/')) {
     await refreshTokens();
     return api(path, { method, body, idempotencyKey, raw, auth, retried: true });
   }
@@ -88,4 +74,9 @@ export async function api(path, { method = 'GET', body, idempotencyKey, raw = fa
     throw new ApiError(response.status, code, message);
   }
   return data;
+}
+
+/** The text to show for a failed call: the server's words, or a general one for a bug. */
+export function errorMessage(error) {
+  return error instanceof ApiError ? error.message : 'Something went wrong. Try again.';
 }

@@ -1,62 +1,107 @@
-// Formatting in the player's locale: money with thousands separators, signs and arrows so that
-// colour is never the only cue.
+// Formatting in the player's locale. Money, prices and percentages arrive from the API as decimal
+// strings and are formatted from the string itself: Intl.NumberFormat formats a decimal string
+// exactly, so no figure goes through a binary float, and signs are read from the text. Signs and
+// arrows go with every change, so that colour is never the only cue. Market times are shown in
+// the exchange's own zone (New York) and say so.
 const locale = navigator.language || 'en-US';
+const MARKET_ZONE = 'America/New_York';
 const money = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' });
+const price = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const number = new Intl.NumberFormat(locale);
 const percent = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const day = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
+const weekday = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
+const marketTime = new Intl.DateTimeFormat(locale, { timeZone: MARKET_ZONE, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const marketClock = new Intl.DateTimeFormat(locale, { timeZone: MARKET_ZONE, hour: 'numeric', minute: '2-digit' });
+const marketDay = new Intl.DateTimeFormat('en-CA', { timeZone: MARKET_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const localTime = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** Whether `text` is a decimal string as the API writes them ("-12.50"). */
+function isDecimal(text) { return typeof text === 'string' && DECIMAL.test(text); }
+function isNegative(text) { return text.startsWith('-') && !isZero(text); }
+function isZero(text) { return /^-?0*(\.0*)?$/.test(text); }
+function magnitude(text) { return text.replace(/^-/, ''); }
 
 /** "1234.5" → "$1,234.50" */
 export function formatMoney(text) {
-  const value = Number(text);
-  return Number.isFinite(value) ? money.format(value) : '—';
+  return isDecimal(text) ? money.format(isZero(text) ? '0' : text) : '—';
 }
 
-/** "-12.5" → "−$12.50", "12.5" → "+$12.50" */
+/** "-12.5" → "−$12.50", "12.5" → "+$12.50", "0.00" → "$0.00" */
 export function formatSignedMoney(text) {
-  const value = Number(text);
-  if (!Number.isFinite(value)) return '—';
-  if (value === 0) return money.format(0);
-  return (value > 0 ? '+' : '−') + money.format(Math.abs(value));
+  if (!isDecimal(text)) return '—';
+  if (isZero(text)) return money.format('0');
+  return (isNegative(text) ? '−' : '+') + money.format(magnitude(text));
 }
 
-/** A price with up to four places (prices of some 1990s stocks are below a dollar). */
+/** A price as exact as the API gives it, 2 to 4 places ("0.1234" → "$0.1234", "264.5800" → "$264.58"). */
 export function formatPrice(text) {
-  const value = Number(text);
-  if (!Number.isFinite(value)) return '—';
-  const digits = Math.abs(value) < 1 ? 4 : 2;
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  return isDecimal(text) ? price.format(text) : '—';
 }
 
-/** "1.23" → "▲ +1.23%" */
+/** "1.23" → "▲ +1.23%", "-0.5" → "▼ −0.50%" */
 export function formatPercent(text) {
-  const value = Number(text);
-  if (text == null || !Number.isFinite(value)) return '—';
-  const arrow = value > 0 ? '▲ +' : value < 0 ? '▼ −' : '';
-  return arrow + percent.format(Math.abs(value)) + '%';
+  if (!isDecimal(text)) return '—';
+  const arrow = isZero(text) ? '' : isNegative(text) ? '▼ −' : '▲ +';
+  return arrow + percent.format(magnitude(text)) + '%';
 }
 
+/** Whether a decimal string is zero ("0.00", "-0"); false for anything that is not a decimal. */
+export function isZeroAmount(text) { return isDecimal(text) && isZero(text); }
+
+/** A count: shares, volume, companies. */
 export function formatNumber(value) { return value == null ? '—' : number.format(value); }
 
-/** The class for a signed figure: up, down or nothing. */
+/** The class for a signed figure: 'up', 'down' or '' (zero or missing). */
 export function tone(text) {
-  const value = Number(text);
-  return value > 0 ? 'up' : value < 0 ? 'down' : '';
+  if (!isDecimal(text) || isZero(text)) return '';
+  return isNegative(text) ? 'down' : 'up';
 }
 
+/** A session's date, from "2017-11-10" or a daily stamp "2017-11-10T00:00:00Z" → "Nov 10, 2017". */
 export function formatDate(text) {
   if (!text) return '—';
-  const date = text.length === 10 ? new Date(text + 'T12:00:00Z') : new Date(text);
-  return date.toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' });
+  return day.format(new Date(text.slice(0, 10) + 'T00:00:00Z'));
 }
 
+/** A session's date with its weekday → "Fri, Feb 20, 2026". */
+export function formatSessionDate(text) {
+  if (!text) return '—';
+  return weekday.format(new Date(text.slice(0, 10) + 'T00:00:00Z'));
+}
+
+/** Whether an instant is a daily stamp (midnight UTC of a session date) rather than a time of day. */
+export function isDailyStamp(text) { return /T00:00:00(\.0+)?Z$/.test(text ?? ''); }
+
+/** An instant in the exchange's zone → "Mon, Nov 23, 9:30 AM ET"; a daily stamp → its date. */
+export function formatMarketTime(text) {
+  if (!text) return '—';
+  if (isDailyStamp(text)) return formatSessionDate(text);
+  return `${marketTime.format(new Date(text))} ET`;
+}
+
+/** The time of day of an instant in the exchange's zone → "10:42 AM ET". */
+export function formatMarketClock(text) {
+  return text ? `${marketClock.format(new Date(text))} ET` : '—';
+}
+
+/** Whether an instant falls on today's date in New York. */
+export function isMarketToday(text) {
+  return !!text && marketDay.format(new Date(text)) === marketDay.format(new Date());
+}
+
+/** Something the player did, in their own zone → "Nov 23, 2026, 3:30 PM". */
 export function formatDateTime(text) {
   if (!text) return '—';
-  // Daily data is stamped at midnight UTC: show the session's date alone.
-  if (/T00:00:00(\.0+)?Z$/.test(text)) return formatDate(text.slice(0, 10));
-  return new Date(text).toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  if (isDailyStamp(text)) return formatDate(text);
+  return localTime.format(new Date(text));
 }
 
-/** Escapes text for HTML. */
-export function esc(value) {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+/** A chart's axis label: a position on a scale, not a figure from the server. */
+export function formatAxisMoney(value) {
+  if (!Number.isFinite(value)) return '';
+  const digits = Math.abs(value) < 1 ? 4 : 2;
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }

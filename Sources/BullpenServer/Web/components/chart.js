@@ -1,6 +1,9 @@
 // Line charts in SVG, our own: one or more series, an optional horizontal reference line (the
 // break-even at the average cost), and a crosshair showing date and value on hover, touch or the
-// arrow keys.
+// arrow keys. Values arrive as the API's decimal strings: the chart turns them into numbers only
+// to place points; the tooltip shows the string itself, formatted.
+import { html, render } from '/html.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 
 function el(name, attributes = {}) {
@@ -9,26 +12,32 @@ function el(name, attributes = {}) {
   return node;
 }
 
+/** A point's position on the value axis; NaN when there is no value. */
+function position(text) { return text == null ? NaN : Number(text); }
+
 /**
  * Draws into `container`.
- * series: [{ points: [{ label, value }], color, dashed, name }] (all series share the x positions)
- * reference: { value, label } | null
- * formatValue(number) → string; describe: text for screen readers.
+ * series: [{ points: [{ label, value }], color, dashed, name }] with `value` a decimal string or
+ * null (all series share the x positions)
+ * reference: { value, label } | null, `value` a decimal string
+ * formatValue(text) → string for the tooltip; formatAxis(number) → string for the grid labels;
+ * describe: text for screen readers.
  */
-export function lineChart(container, { series, reference = null, formatValue, describe }) {
-  container.innerHTML = '';
+export function lineChart(container, { series, reference = null, formatValue, formatAxis, describe }) {
+  container.replaceChildren();
   container.classList.add('chart');
   const points = series[0]?.points ?? [];
   if (points.length === 0) {
-    container.innerHTML = '<p class="muted">No prices for this range yet.</p>';
+    render(container, html`<p class="muted">No prices for this range yet.</p>`);
     return;
   }
+  const referenceAt = reference ? position(reference.value) : NaN;
   // Drawn at the container's own size, so that labels keep their real 12 px on a phone.
   const width = Math.max(280, Math.round(container.getBoundingClientRect().width || 640));
   const height = Math.min(360, Math.max(180, Math.round(width * 0.5)));
   const padLeft = 8, padRight = 72, padTop = 12, padBottom = 24;
-  const values = series.flatMap((s) => s.points.map((p) => p.value)).filter(Number.isFinite);
-  if (reference && Number.isFinite(reference.value)) values.push(reference.value);
+  const values = series.flatMap((s) => s.points.map((p) => position(p.value))).filter(Number.isFinite);
+  if (Number.isFinite(referenceAt)) values.push(referenceAt);
   let min = Math.min(...values), max = Math.max(...values);
   if (min === max) { min -= 1; max += 1; }
   const span = max - min;
@@ -42,7 +51,7 @@ export function lineChart(container, { series, reference = null, formatValue, de
     const value = min + (max - min) * fraction;
     svg.append(el('line', { x1: padLeft, x2: width - padRight, y1: y(value), y2: y(value), stroke: 'var(--line)', 'stroke-width': 1, 'vector-effect': 'non-scaling-stroke' }));
     const label = el('text', { x: width - padRight + 6, y: y(value) + 4, 'font-size': 12, fill: 'var(--muted)' });
-    label.textContent = formatValue(value);
+    label.textContent = formatAxis(value);
     svg.append(label);
   }
   const first = el('text', { x: padLeft, y: height - 6, 'font-size': 12, fill: 'var(--muted)' });
@@ -51,15 +60,18 @@ export function lineChart(container, { series, reference = null, formatValue, de
   last.textContent = points[points.length - 1].label;
   svg.append(first, last);
 
-  if (reference && Number.isFinite(reference.value)) {
-    svg.append(el('line', { x1: padLeft, x2: width - padRight, y1: y(reference.value), y2: y(reference.value), stroke: 'var(--muted)',
+  if (Number.isFinite(referenceAt)) {
+    svg.append(el('line', { x1: padLeft, x2: width - padRight, y1: y(referenceAt), y2: y(referenceAt), stroke: 'var(--muted)',
                             'stroke-dasharray': '6 4', 'stroke-width': 1.5, 'vector-effect': 'non-scaling-stroke', 'data-role': 'reference' }));
-    const tag = el('text', { x: padLeft + 4, y: y(reference.value) - 6, 'font-size': 12, fill: 'var(--muted)' });
+    const tag = el('text', { x: padLeft + 4, y: y(referenceAt) - 6, 'font-size': 12, fill: 'var(--muted)' });
     tag.textContent = reference.label;
     svg.append(tag);
   }
   for (const s of series) {
-    const coordinates = s.points.map((p, i) => Number.isFinite(p.value) ? `${x(i).toFixed(1)},${y(p.value).toFixed(1)}` : null).filter(Boolean);
+    const coordinates = s.points.map((p, i) => {
+      const at = position(p.value);
+      return Number.isFinite(at) ? `${x(i).toFixed(1)},${y(at).toFixed(1)}` : null;
+    }).filter(Boolean);
     if (coordinates.length === 1) {
       const [cx, cy] = coordinates[0].split(',');
       svg.append(el('circle', { cx, cy, r: 4, fill: s.color }));
@@ -83,8 +95,9 @@ export function lineChart(container, { series, reference = null, formatValue, de
     index = Math.max(0, Math.min(points.length - 1, i));
     const px = x(index);
     cross.setAttribute('x1', px); cross.setAttribute('x2', px); cross.setAttribute('visibility', 'visible');
-    if (Number.isFinite(points[index].value)) {
-      dot.setAttribute('cx', px); dot.setAttribute('cy', y(points[index].value)); dot.setAttribute('visibility', 'visible');
+    const at = position(points[index].value);
+    if (Number.isFinite(at)) {
+      dot.setAttribute('cx', px); dot.setAttribute('cy', y(at)); dot.setAttribute('visibility', 'visible');
     }
     tip.hidden = false;
     tip.textContent = `${points[index].label} · ` + series.map((s) => (series.length > 1 ? s.name + ' ' : '') + formatValue(s.points[index]?.value)).join(' · ');

@@ -1,0 +1,26 @@
+// The holdings of a portfolio as a table; each row opens the company's page (click or Enter).
+import { html } from '/html.js';
+import { formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
+import { endedBadgeFor } from '/components/asset-row.js';
+
+export function holdingsTable(positions) {
+  if (positions.length === 0) return html`<p>No holdings yet. <a href="#/market">Find a company in Market</a> and buy your first shares.</p>`;
+  return html`<table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">Company</th><th scope="col">Shares</th>
+    <th scope="col" class="hide-narrow">Avg cost</th><th scope="col" class="hide-narrow">Last</th><th scope="col">Value</th><th scope="col">Unrealized</th></tr></thead><tbody>
+    ${positions.map((p) => html`<tr class="clickable" tabindex="0" data-symbol="${p.symbol}">
+      <td><strong>${p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.name ?? ''}</div></td>
+      <td>${formatNumber(p.quantity)}</td>
+      <td class="hide-narrow">${formatPrice(p.averageCost)}</td>
+      <td class="hide-narrow">${formatPrice(p.lastPrice)}</td>
+      <td>${formatMoney(p.marketValue)}</td>
+      <td class="${tone(p.unrealizedPnl)}">${formatSignedMoney(p.unrealizedPnl)}<div class="small">${formatPercent(p.unrealizedPnlPercent)}</div></td></tr>`)}
+  </tbody></table>`;
+}
+
+/** Makes the rows drawn by holdingsTable inside `container` open their company. */
+export function linkHoldingRows(container) {
+  for (const row of container.querySelectorAll('tr[data-symbol]')) {
+    row.addEventListener('click', () => { location.hash = `#/stock/${row.dataset.symbol}`; });
+    row.addEventListener('keydown', (event) => { if (event.key === 'Enter') location.hash = `#/stock/${row.dataset.symbol}`; });
+  }
+}

@@ -1,0 +1,208 @@
+// The trade sheet: choose a number of shares, see what the order would cost (or bring) as the
+// server prices it (POST .../orders/preview), review, confirm. Every figure shown is the server's:
+// price, commission, total, cash after, the most shares possible, and the rules the order would
+// break. Each reviewed order carries one idempotency key, so a retry after a network drop fills once.
+import { html, render } from '/html.js';
+import { api, newIdempotencyKey, errorMessage } from '/api.js';
+import { debounce } from '/debounce.js';
+import { openDialog, closeDialog, isShowing } from '/components/dialog.js';
+import {
+  formatMoney, formatNumber, formatPrice, formatSessionDate, formatMarketClock, formatMarketTime,
+  formatSignedMoney, isMarketToday, isZeroAmount, tone,
+} from '/format.js';
+
+/**
+ * Where a price comes from, in words: "the close of Fri, Feb 20, 2026: the market was closed".
+ * `past` words it for a filled order, otherwise for an estimate.
+ */
+export function priceOrigin({ priceSource, priceAsOf, marketOpen }, past) {
+  switch (priceSource) {
+    case 'last_trade':
+    case 'demo_tick':
+      return `the last trade at ${isMarketToday(priceAsOf) ? formatMarketClock(priceAsOf) : formatMarketTime(priceAsOf)}`;
+    case 'final_close':
+      return `the last close before its data ended on ${formatSessionDate(priceAsOf)}`;
+    case 'replay_close':
+      return `the close of ${formatSessionDate(priceAsOf)} in your replay`;
+    case 'close':
+      return `the close of ${formatSessionDate(priceAsOf)}${marketOpen ? '' : past ? ': the market was closed' : ': the market is closed'}`;
+    default:
+      return priceAsOf ? `the price as of ${formatMarketTime(priceAsOf)}` : 'the market price';
+  }
+}
+
+/** A problem of the preview or a refused order, in words; the server's message says the figures. */
+function problemText(problem, quantity) {
+  if (problem.code === 'insufficient_funds') return `Not enough cash for ${formatNumber(quantity)} shares. ${problem.message}`;
+  if (problem.code === 'insufficient_shares') return `Not enough shares to sell ${formatNumber(quantity)}. ${problem.message}`;
+  return problem.message;
+}
+
+/** A whole number of shares, 1 or more, from the field's text; null otherwise. */
+function parseQuantity(text) {
+  const trimmed = text.trim().replace(/[,\s]/g, '');
+  if (!/^\d+$/.test(trimmed)) return null;
+  const quantity = Number.parseInt(trimmed, 10);
+  return Number.isSafeInteger(quantity) && quantity >= 1 ? quantity : null;
+}
+
+/**
+ * Opens the sheet. side: 'buy' | 'sell'; asset: { symbol }; portfolio: { id }; onDone() runs when
+ * the player closes the sheet after an order filled.
+ */
+export function openTradeSheet({ side, asset, portfolio, onDone }) {
+  const buy = side === 'buy';
+  const symbol = asset.symbol;
+  let latest = null, seq = 0;
+
+  const ask = (quantity) => api(`/api/v1/portfolios/${portfolio.id}/orders/preview`, { method: 'POST', body: { symbol, side, quantity } });
+
+  function editStep(quantityText = '1') {
+    openDialog(html`<h2 id="dialog-title">${buy ? 'Buy' : 'Sell'} ${symbol}</h2>
+      <form id="trade-form" novalidate>
+        <label for="quantity">Shares</label>
+        <div class="stepper"><button type="button" id="minus" aria-label="One share fewer">−</button>
+          <input id="quantity" inputmode="numeric" value="${quantityText}" aria-describedby="trade-max trade-error">
+          <button type="button" id="plus" aria-label="One share more">+</button></div>
+        <p class="small muted" id="trade-max"><span id="max-text">${buy ? 'Checking how many you can afford…' : 'Checking your shares…'}</span>
+          <button type="button" class="link" id="max">Use max</button></p>
+        <p class="estimate-line">Estimated ${buy ? 'cost' : 'proceeds'}: <strong id="estimate" aria-live="polite">—</strong></p>
+        <p class="small muted" id="price-note"></p>
+        <p class="small muted" id="commission-note" hidden></p>
+        <p class="small muted">Cash after: <span id="cash-after">—</span></p>
+        <p class="error" id="trade-error" role="alert"></p>
+        <div class="actions"><button class="primary" type="submit" id="review">Review order</button><button type="button" data-close id="cancel-trade">Cancel</button></div>
+      </form>`);
+    const form = document.getElementById('trade-form');
+    const input = document.getElementById('quantity');
+    const error = document.getElementById('trade-error');
+
+    const clear = () => {
+      document.getElementById('estimate').textContent = '—';
+      document.getElementById('cash-after').textContent = '—';
+      document.getElementById('price-note').textContent = '';
+      document.getElementById('commission-note').hidden = true;
+    };
+    const show = (preview) => {
+      latest = preview;
+      document.getElementById('estimate').textContent = formatMoney(preview.total);
+      document.getElementById('price-note').textContent = `At ${formatPrice(preview.price)} a share, ${priceOrigin(preview, false)}.`;
+      const commission = document.getElementById('commission-note');
+      commission.hidden = isZeroAmount(preview.commission);
+      commission.textContent = `Includes a commission of ${formatMoney(preview.commission)}.`;
+      document.getElementById('cash-after').textContent = formatMoney(preview.cashAfter);
+      document.getElementById('max-text').textContent = buy
+        ? `You can afford up to ${formatNumber(preview.maxQuantity)} shares.`
+        : `You hold ${formatNumber(preview.maxQuantity)} shares.`;
+      error.textContent = preview.problems.map((problem) => problemText(problem, preview.quantity)).join(' ');
+    };
+    /** Asks the server about the quantity in the field; answers the preview, or null. */
+    const estimate = async () => {
+      const quantity = parseQuantity(input.value);
+      const mine = ++seq;
+      if (quantity == null) { clear(); return null; }
+      try {
+        const preview = await ask(quantity);
+        if (mine !== seq || !isShowing(form)) return null;
+        show(preview);
+        return preview;
+      } catch (problem) {
+        if (mine === seq && isShowing(form)) { clear(); error.textContent = errorMessage(problem); }
+        return null;
+      }
+    };
+    const later = debounce(estimate, 250);
+    const step = (by) => {
+      const quantity = parseQuantity(input.value) ?? (by > 0 ? 0 : 2);
+      input.value = String(Math.max(1, quantity + by));
+      later();
+    };
+    document.getElementById('minus').addEventListener('click', () => step(-1));
+    document.getElementById('plus').addEventListener('click', () => step(1));
+    document.getElementById('max').addEventListener('click', async () => {
+      const known = latest ?? await ask(1).catch(() => null);
+      if (!known || !isShowing(form)) return;
+      input.value = String(Math.max(1, known.maxQuantity));
+      later.cancel();
+      estimate();
+    });
+    input.addEventListener('input', later);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      later.cancel();
+      if (parseQuantity(input.value) == null) {
+        error.textContent = 'Enter a whole number of shares, 1 or more.';
+        input.focus();
+        return;
+      }
+      const review = document.getElementById('review');
+      review.disabled = true;
+      const preview = await estimate();
+      if (!isShowing(form)) return;
+      review.disabled = false;
+      if (preview) reviewStep(preview);
+    });
+    estimate();
+    input.select();
+  }
+
+  function reviewStep(preview) {
+    let key = newIdempotencyKey();   // one key per reviewed order: retries after a network drop fill once
+    const blocked = preview.problems.length > 0;
+    openDialog(html`<h2 id="dialog-title">Confirm</h2>
+      <p>${buy ? 'Buy' : 'Sell'} <strong>${formatNumber(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
+        <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.</p>
+      <dl class="figures" id="review-figures">
+        ${isZeroAmount(preview.commission) ? '' : html`
+          <div><dt>${buy ? 'Cost of the shares' : 'Value of the shares'}</dt><dd>${formatMoney(preview.notional)}</dd></div>
+          <div><dt>Commission</dt><dd>${formatMoney(preview.commission)}</dd></div>`}
+        <div><dt>${buy ? 'Total cost' : 'You receive'}</dt><dd id="review-total"><strong>${formatMoney(preview.total)}</strong></dd></div>
+        <div><dt>Cash after</dt><dd id="review-cash-after">${formatMoney(preview.cashAfter)}</dd></div>
+      </dl>
+      ${preview.marketOpen ? html`<p class="small muted">The market is open: the price may move before your order fills.</p>` : ''}
+      <p class="error" id="trade-error" role="alert">${preview.problems.map((problem) => problemText(problem, preview.quantity)).join(' ')}</p>
+      <div id="trade-result" role="status"></div>
+      <div class="actions"><button class="primary" id="confirm" ${blocked ? 'disabled' : ''}>${buy ? 'Place buy order' : 'Place sell order'}</button>
+        <button type="button" id="back">Change</button><button type="button" data-close id="cancel-trade">Cancel</button></div>`);
+    document.getElementById('back').addEventListener('click', () => editStep(String(preview.quantity)));
+    const confirm = document.getElementById('confirm');
+    confirm.addEventListener('click', async () => {
+      const error = document.getElementById('trade-error');
+      confirm.disabled = true;
+      confirm.textContent = 'Placing order…';
+      error.textContent = '';
+      try {
+        const order = await api(`/api/v1/portfolios/${portfolio.id}/orders`, { method: 'POST', idempotencyKey: key,
+          body: { symbol, side, quantity: preview.quantity } });
+        if (!isShowing(confirm)) return;
+        showResult(order);
+      } catch (problem) {
+        if (!isShowing(confirm)) return;
+        error.textContent = problem.code === 'insufficient_funds' || problem.code === 'insufficient_shares'
+          ? problemText(problem, preview.quantity) : errorMessage(problem);
+        // A refusal (4xx) filled nothing: the next attempt is a new order. After a network drop or
+        // a server error the same key goes again, so that an order that did fill is not doubled.
+        if (problem.status >= 400 && problem.status < 500) key = newIdempotencyKey();
+        confirm.disabled = false;
+        confirm.textContent = 'Try again';
+      }
+    });
+  }
+
+  function showResult(order) {
+    const bought = order.side === 'buy';
+    const commission = isZeroAmount(order.commission) ? '' : ` ${bought ? 'plus' : 'less'} ${formatMoney(order.commission)} commission`;
+    render(document.getElementById('trade-result'), html`<p class="${bought ? 'up' : ''}"><strong>Done.</strong>
+      ${bought ? 'Bought' : 'Sold'} ${formatNumber(order.filledQuantity)} ${order.symbol} at ${formatPrice(order.fillPrice)}, ${priceOrigin(order, true)}.
+      ${bought ? 'Paid' : 'Received'} ${formatMoney(order.notional)}${commission}.
+      ${bought ? '' : html`Realized P&amp;L: <span class="${tone(order.realizedPnl)}">${formatSignedMoney(order.realizedPnl)}</span>.`}</p>`);
+    document.getElementById('confirm').remove();
+    document.getElementById('back').remove();
+    const close = document.getElementById('cancel-trade');
+    close.textContent = 'Close';
+    close.addEventListener('click', () => { closeDialog(); onDone?.(); });
+    close.focus();
+  }
+
+  editStep();
+}

@@ -1,0 +1,77 @@
+// The history (#/history): realized totals as the server sums them, every trade of every period
+// (paged through the API), filters, and the CSV download.
+import { html, render } from '/html.js';
+import { api } from '/api.js';
+import { view } from '/router.js';
+import { loadPortfolios, selectedPortfolioId } from '/portfolios.js';
+import { formatDateTime, formatNumber, formatPrice, formatSignedMoney, tone } from '/format.js';
+
+const FILTERS = [['all', 'All'], ['buy', 'Buys'], ['sell', 'Sells'], ['profit', 'Profits'], ['loss', 'Losses']];
+const MATCHES = {
+  all: () => true,
+  buy: (a) => a.type === 'buy',
+  sell: (a) => a.type === 'sell',
+  profit: (a) => tone(a.realizedPnl) === 'up',
+  loss: (a) => tone(a.realizedPnl) === 'down',
+};
+
+function totals(summary) {
+  return html`
+    <div class="card stat"><div class="label">Realized profits</div><div class="value ${tone(summary.realizedProfits)}" id="total-profits">${formatSignedMoney(summary.realizedProfits)}</div></div>
+    <div class="card stat"><div class="label">Realized losses</div><div class="value ${tone(summary.realizedLosses)}" id="total-losses">${formatSignedMoney(summary.realizedLosses)}</div></div>
+    <div class="card stat"><div class="label">Net</div><div class="value ${tone(summary.realizedNet)}" id="total-net">${formatSignedMoney(summary.realizedNet)}</div></div>
+    <div class="card stat"><div class="label">Trades</div><div class="value" id="total-trades">${formatNumber(summary.trades)}</div></div>`;
+}
+
+function table(activities) {
+  if (activities.length === 0) return html`<p>No activity yet.</p>`;
+  return html`<table><thead><tr><th scope="col">Date</th><th scope="col">Trade</th>
+    <th scope="col" class="hide-narrow">Price</th><th scope="col">Amount</th><th scope="col">Realized</th></tr></thead><tbody>
+    ${activities.map((a) => html`<tr data-type="${a.type}"><td>${formatDateTime(a.createdAt)}</td>
+      <td>${a.type === 'buy' ? 'Bought' : 'Sold'} ${formatNumber(a.quantity)} <strong>${a.symbol}</strong></td>
+      <td class="hide-narrow">${formatPrice(a.price)}</td><td class="${tone(a.amount)}">${formatSignedMoney(a.amount)}</td>
+      <td class="${tone(a.realizedPnl)}">${a.realizedPnl == null ? '—' : formatSignedMoney(a.realizedPnl)}</td></tr>`)}</tbody></table>`;
+}
+
+export default async function historyScreen({ live }) {
+  view(html`<h1>History</h1><p class="loading">Loading…</p>`);
+  const portfolios = await loadPortfolios();
+  if (!live()) return;
+  const id = selectedPortfolioId(portfolios);
+  view(html`<h1>History</h1>
+    <div class="grid" id="totals"></div>
+    <div class="spread toolbar">
+      <div class="segmented" role="group" aria-label="Filter">${FILTERS.map(([value, label]) => html`<button data-filter="${value}" aria-pressed="${value === 'all'}">${label}</button>`)}</div>
+      <button id="csv">Download CSV</button></div>
+    <div class="card" id="activities"><p class="loading">Loading…</p></div>`);
+  let all = [], filter = 'all';
+  const draw = () => render(document.getElementById('activities'), table(all.filter(MATCHES[filter])));
+  for (const button of document.querySelectorAll('[data-filter]')) {
+    button.addEventListener('click', () => {
+      filter = button.dataset.filter;
+      document.querySelectorAll('[data-filter]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+      draw();
+    });
+  }
+  document.getElementById('csv').addEventListener('click', async () => {
+    const response = await api(`/api/v1/portfolios/${id}/activities?format=csv&period=all`, { raw: true });
+    const url = URL.createObjectURL(await response.blob());
+    const link = Object.assign(document.createElement('a'), { href: url, download: 'bullpen-activities.csv' });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    URL.revokeObjectURL(url);
+  });
+  const summary = api(`/api/v1/portfolios/${id}/activities/summary?period=all`);
+  for (let cursor = null; ;) {
+    const page = await api(`/api/v1/portfolios/${id}/activities?period=all&limit=200${cursor ? '&cursor=' + encodeURIComponent(cursor) : ''}`);
+    if (!live()) return;
+    all = all.concat(page.activities);
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  const figures = await summary;
+  if (!live()) return;
+  render(document.getElementById('totals'), totals(figures));
+  draw();
+}

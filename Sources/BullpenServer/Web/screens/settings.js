@@ -1,0 +1,68 @@
+// Settings (#/settings): appearance, password, log out, delete the account.
+import { html } from '/html.js';
+import { api, errorMessage } from '/api.js';
+import { view } from '/router.js';
+import { currentSession, endSession } from '/session.js';
+import { theme, palette, setTheme, setPalette } from '/appearance.js';
+import { openDialog, closeDialog } from '/components/dialog.js';
+import { toast } from '/components/toast.js';
+
+export default function settingsScreen() {
+  view(html`<h1>Settings</h1>
+    <div class="card"><h2 class="flush-top">Appearance</h2>
+      <label for="theme">Theme</label>
+      <select id="theme"><option value="system">Follow my device</option><option value="light">Light</option><option value="dark">Dark</option></select>
+      <label class="row check"><input type="checkbox" id="palette" ${palette() === 'colorblind' ? 'checked' : ''}> Colour-blind friendly colours (blue for up, orange for down)</label>
+    </div>
+    <div class="card gap-top"><h2 class="flush-top">Change password</h2>
+      <form id="password-form" novalidate>
+        <label for="current-password">Current password</label><input id="current-password" type="password" autocomplete="current-password">
+        <label for="new-password">New password</label><input id="new-password" type="password" autocomplete="new-password" aria-describedby="password-change-error">
+        <p class="error" id="password-change-error" role="alert"></p>
+        <div class="actions"><button class="primary" type="submit">Change password</button></div>
+      </form></div>
+    <div class="card gap-top"><h2 class="flush-top">Account</h2>
+      <p class="muted">Logged in as <strong>${currentSession()?.user?.username}</strong>.</p>
+      <div class="row"><button id="logout">Log out</button><button id="delete-account" class="danger">Delete account</button></div></div>`);
+  const themeField = document.getElementById('theme');
+  themeField.value = theme();
+  themeField.addEventListener('change', (event) => setTheme(event.target.value));
+  document.getElementById('palette').addEventListener('change', (event) => setPalette(event.target.checked ? 'colorblind' : 'standard'));
+  document.getElementById('password-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const error = document.getElementById('password-change-error');
+    error.textContent = '';
+    try {
+      await api('/api/v1/me/password', { method: 'POST', body: {
+        currentPassword: document.getElementById('current-password').value,
+        newPassword: document.getElementById('new-password').value,
+      } });
+      event.target.reset();
+      toast('Password changed. Other devices were logged out.');
+    } catch (problem) { error.textContent = errorMessage(problem); }
+  });
+  document.getElementById('logout').addEventListener('click', logout);
+  document.getElementById('delete-account').addEventListener('click', deleteAccountDialog);
+}
+
+async function logout() {
+  try { await api('/api/v1/auth/logout', { method: 'POST' }); } catch { /* the session ends here either way */ }
+  endSession();
+  location.hash = '#/login';
+}
+
+function deleteAccountDialog() {
+  openDialog(html`<h2 id="dialog-title">Delete your account?</h2><p>All your portfolios, history and watchlists are deleted for good.</p>
+    <form id="delete-form" novalidate><label for="delete-password">Type your password to confirm</label><input id="delete-password" type="password" autocomplete="current-password">
+    <p class="error" id="delete-error" role="alert"></p>
+    <div class="actions"><button class="danger" type="submit">Delete everything</button><button type="button" data-close>Cancel</button></div></form>`);
+  document.getElementById('delete-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await api('/api/v1/me', { method: 'DELETE', body: { password: document.getElementById('delete-password').value } });
+      closeDialog();
+      endSession();
+      toast('Your account was deleted.');
+    } catch (problem) { document.getElementById('delete-error').textContent = errorMessage(problem); }
+  });
+}

@@ -1,0 +1,115 @@
+// A company's page (#/stock/MSFT): price (live while the market is open), chart with the
+// break-even of a holding, the holding, facts; Buy, Sell and Watch. A company whose data ended
+// can be sold at its last price but not bought.
+import { html, render } from '/html.js';
+import { api, errorMessage } from '/api.js';
+import { view, route } from '/router.js';
+import { market } from '/market-status.js';
+import { loadPortfolios, selectedPortfolioId } from '/portfolios.js';
+import { defaultWatchlist } from '/watchlists.js';
+import { subscribeQuotes } from '/quote-stream.js';
+import { lineChart } from '/components/chart.js';
+import { toast } from '/components/toast.js';
+import { openTradeSheet } from '/components/trade-sheet.js';
+import { logo, changePill, endedBadge } from '/components/asset-row.js';
+import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
+
+const RANGES = ['5D', '1M', '3M', '6M', '1Y', '5Y', 'MAX'];
+
+function fact(term, value, className = '') {
+  return html`<div><dt class="muted small">${term}</dt><dd class="${className}">${value}</dd></div>`;
+}
+
+function positionCards(held) {
+  return html`<h2>Your position</h2><div class="grid">
+    <div class="card stat"><div class="label">Shares</div><div class="value" id="held-quantity">${formatNumber(held.quantity)}</div></div>
+    <div class="card stat"><div class="label">Average cost</div><div class="value">${formatPrice(held.averageCost)}</div></div>
+    <div class="card stat"><div class="label">Value</div><div class="value">${formatMoney(held.marketValue)}</div></div>
+    <div class="card stat"><div class="label">Unrealized P&amp;L</div><div class="value ${tone(held.unrealizedPnl)}">${formatSignedMoney(held.unrealizedPnl)}</div></div></div>`;
+}
+
+export default async function stockScreen({ params: [symbol = ''], live, onLeave }) {
+  view(html`<p class="loading">Loading ${symbol}…</p>`);
+  const portfolios = await loadPortfolios();
+  const portfolioId = selectedPortfolioId(portfolios);
+  const [asset, positions, portfolio, watchlist] = await Promise.all([
+    api(`/api/v1/assets/${encodeURIComponent(symbol)}`, { auth: false }),
+    api(`/api/v1/portfolios/${portfolioId}/positions`), api(`/api/v1/portfolios/${portfolioId}`), defaultWatchlist(),
+  ]);
+  if (!live()) return;
+  const held = positions.positions.find((p) => p.symbol === asset.symbol);
+  const ended = asset.trading === false;
+  let watching = watchlist.symbols.includes(asset.symbol);
+  view(html`<div class="row title-row">${logo(asset)}<div><h1 class="flush">${asset.name}</h1>
+      <div class="muted">${asset.symbol}${asset.exchange ? ' · ' + asset.exchange : ''} ${ended ? endedBadge(asset.lastDate) : ''}</div></div></div>
+    <div class="spread quote-row">
+      <div><div class="big-price" id="price" aria-live="polite">${formatPrice(asset.price)}</div><div id="change">${changePill(asset.change, asset.changePercent)}</div>
+        <div class="small muted" id="as-of">As of ${formatMarketTime(asset.asOf)}</div></div>
+      <div class="row"><button class="buy" id="buy" ${ended ? html`disabled aria-describedby="ended-note"` : ''}>Buy</button>
+        <button class="sell" id="sell" ${held ? '' : 'disabled'}>Sell</button>
+        <button id="watch" aria-pressed="${watching}">${watching ? '★ Watching' : '☆ Watch'}</button></div>
+    </div>
+    ${ended ? html`<p class="notice" id="ended-note">Prices for ${asset.symbol} ended on ${formatDate(asset.lastDate)}, so it cannot be bought; you can sell shares you hold at its last price.</p>` : ''}
+    <div class="card">
+      <div class="segmented" role="group" aria-label="Chart range">${RANGES.map((r) => html`<button data-range="${r}" aria-pressed="${r === '1Y'}">${r}</button>`)}</div>
+      <div id="price-chart" class="gap-top"></div>
+      ${held ? html`<p class="small muted">Dashed line: your break-even at the average cost of ${formatPrice(held.averageCost)}.</p>` : ''}
+    </div>
+    ${held ? positionCards(held) : ''}
+    <h2>About</h2>
+    <div class="card"><dl class="grid facts">
+      ${fact('52-week range', `${formatPrice(asset.fiftyTwoWeekLow)} – ${formatPrice(asset.fiftyTwoWeekHigh)}`)}
+      ${fact('1-year change', formatPercent(asset.oneYearChangePercent), tone(asset.oneYearChangePercent))}
+      ${fact('Volume', formatNumber(asset.volume))}
+      ${fact('Sector', asset.sector ?? '—')}
+      ${asset.industry ? fact('Industry', asset.industry) : ''}
+      ${asset.headquarters ? fact('Headquarters', asset.headquarters) : ''}
+      ${asset.founded ? fact('Founded', asset.founded) : ''}
+    </dl>${asset.description ? html`<p>${asset.description}</p>` : ''}</div>`);
+
+  let range = '1Y', chartSeq = 0;
+  const drawChart = async () => {
+    const node = document.getElementById('price-chart');
+    const mine = ++chartSeq;
+    render(node, html`<p class="loading">Loading chart…</p>`);
+    try {
+      const series = await api(`/api/v1/assets/${encodeURIComponent(asset.symbol)}/bars?range=${range}`, { auth: false });
+      if (!live() || mine !== chartSeq) return;
+      lineChart(node, {
+        describe: `${asset.symbol} closing prices, ${range}`,
+        formatValue: formatPrice,
+        formatAxis: formatAxisMoney,
+        reference: held ? { value: held.averageCost, label: 'Break-even' } : null,
+        series: [{ name: asset.symbol, color: 'var(--accent)', points: series.bars.map((b) => ({ label: formatDate(b.date), value: b.close })) }],
+      });
+    } catch (error) { if (live() && mine === chartSeq) render(node, html`<p class="error">${errorMessage(error)}</p>`); }
+  };
+  for (const button of document.querySelectorAll('[data-range]')) {
+    button.addEventListener('click', () => {
+      range = button.dataset.range;
+      document.querySelectorAll('[data-range]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+      drawChart();
+    });
+  }
+  drawChart();
+  const trade = (side) => openTradeSheet({ side, asset, portfolio, onDone: route });
+  document.getElementById('buy').addEventListener('click', () => trade('buy'));
+  document.getElementById('sell').addEventListener('click', () => trade('sell'));
+  document.getElementById('watch').addEventListener('click', async (event) => {
+    const button = event.currentTarget;
+    try {
+      await api(`/api/v1/watchlists/${watchlist.id}/symbols/${encodeURIComponent(asset.symbol)}`, { method: watching ? 'DELETE' : 'POST' });
+    } catch (error) { toast(errorMessage(error)); return; }
+    watching = !watching;
+    button.setAttribute('aria-pressed', String(watching));
+    button.textContent = watching ? '★ Watching' : '☆ Watch';
+    toast(watching ? `${asset.symbol} added to your watchlist.` : `${asset.symbol} removed from your watchlist.`);
+  });
+  onLeave(subscribeQuotes(asset.symbol, (quote) => {
+    const price = document.getElementById('price');
+    if (!live() || !price) return;
+    price.textContent = formatPrice(quote.price);
+    render(document.getElementById('change'), changePill(quote.change, quote.changePercent));
+    document.getElementById('as-of').textContent = `As of ${formatMarketTime(quote.asOf)}${market.clock?.isOpen ? ' · live' : ''}`;
+  }));
+}
