@@ -23,6 +23,9 @@ struct APIError: Error, Sendable {
     static func validation(_ message: String) -> APIError { APIError(.validationFailed, message) }
     static let unauthorized = APIError(.unauthorized, "Log in to do this: the access token is missing, invalid or expired.")
     static let marketDataUnavailable = APIError(OrderRejection.marketDataUnavailable)
+    /// A path id that names nothing (or is not an id at all): the same answer as a missing record.
+    static func notFound(_ what: String) -> APIError { APIError(.notFound, "\(what) was not found.") }
+    static let invalidCursor = APIError(.invalidCursor, "The page cursor is not valid; start from the first page.")
     static func unknownSymbol(_ text: String) -> APIError {
         APIError(.unknownSymbol, "There is no company with the symbol \(text.uppercased()).")
     }

@@ -169,12 +169,11 @@ struct MarketAPITests {
 
 @Suite("Research on the real data pack")
 struct RealPackResearchTests {
-    static let pack = RealPack.directory
     static let available = RealPack.available
 
     @Test(.enabled(if: available))
     func searchingMicroFindsMicrosoftAndChartsStayUnderFiveHundredPoints() async throws {
-        try await withServer(packDirectory: try #require(Self.pack)) { server in
+        try await withServer(packDirectory: try RealPack.require()) { server in
             let micro = try await server.send(.GET, "/api/v1/assets?search=micro").decode(AssetPageDTO.self)
             #expect(micro.assets.contains { $0.symbol == "MSFT" })
             #expect(micro.assets.allSatisfy { $0.name.uppercased().contains("MICRO") })

@@ -62,7 +62,7 @@ extension Request {
 
     /// The `{id}` of a portfolio route; a malformed id is a portfolio that does not exist.
     func portfolioID() throws -> PortfolioID {
-        guard let id = parameters.get("id").flatMap(PortfolioID.init) else { throw StoreError.notFound("Portfolio") }
+        guard let id = parameters.get("id").flatMap(PortfolioID.init) else { throw APIError.notFound("Portfolio") }
         return id
     }
 

@@ -26,7 +26,7 @@ struct AssetRoutes: RouteCollection {
         let trading: Research.TradingFilter = try Self.choice(req, "trading", code: .validationFailed) ?? .all
         let limit = try req.integer("limit", default: Self.pageSize, range: 1...100)
         let offset = try req.pageCursor.map { cursor in
-            guard let offset = PageCursor.decode(cursor) else { throw StoreError.invalidCursor }
+            guard let offset = PageCursor.decode(cursor) else { throw APIError.invalidCursor }
             return offset
         } ?? 0
         let query = req.query[String.self, at: "search"]

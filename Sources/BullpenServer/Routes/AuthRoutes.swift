@@ -74,7 +74,7 @@ struct AuthRoutes: RouteCollection {
         let next = RefreshTokens.generate()
         let (userID, session) = try await req.bullpen.store.rotateRefreshToken(
             presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(next))
-        guard let user = try await req.bullpen.store.user(id: userID) else { throw StoreError.invalidRefreshToken }
+        guard let user = try await req.bullpen.store.user(id: userID) else { throw APIError(.invalidRefreshToken, StoreError.invalidRefreshToken.message) }
         let tokens = TokensDTO(accessToken: req.bullpen.tokens.issue(user: userID, session: session),
                                refreshToken: next, expiresIn: Int(AccessTokens.lifetime))
         return try jsonResponse(AuthResponse(user: UserDTO(user), tokens: tokens))

@@ -53,7 +53,7 @@ struct OrderRoutes: RouteCollection {
     @Sendable func one(req: Request) async throws -> Response {
         let caller = try await req.caller()
         guard let orderID = req.parameters.get("orderId").flatMap(OrderID.init) else {
-            throw StoreError.notFound("Order")
+            throw APIError.notFound("Order")
         }
         return try jsonResponse(OrderDTO(try await req.bullpen.store.order(orderID, in: try req.portfolioID(), owner: caller.user)))
     }

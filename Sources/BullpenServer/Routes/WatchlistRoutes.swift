@@ -49,7 +49,7 @@ struct WatchlistRoutes: RouteCollection {
     }
 
     static func id(_ req: Request) throws -> UUID {
-        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw StoreError.notFound("Watchlist") }
+        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("Watchlist") }
         return id
     }
 }
