@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "BullpenStoreTests",
             dependencies: ["BullpenStore", "BullpenCore", "BullpenTestSupport", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "SQLKit", package: "sql-kit")],
+                           .product(name: "SQLKit", package: "sql-kit"), .product(name: "FluentKit", package: "fluent-kit")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -72,15 +72,20 @@ public struct SessionTrades: Sendable, Hashable {
 
     public init(session: SessionDate, journal: [JournalEntry], calendar: TradingCalendar = TradingCalendar()) {
         self.session = session
-        let previous = calendar.previousTradingDay(before: session)
-        let previousClose = calendar.sessionBounds(on: previous)?.close ?? session.date
         for entry in journal {
-            guard let symbol = entry.symbol else { continue }
-            let inSession = entry.priceAsOf.map { SessionDate($0) >= session } ?? (entry.createdAt > previousClose)
-            guard inSession else { continue }
+            guard let symbol = entry.symbol, Self.mayBelong(entry, to: session, calendar: calendar) else { continue }
             quantity[symbol, default: 0] += entry.quantityDelta
             cash[symbol, default: .zero] += entry.cashDelta
         }
+    }
+
+    /// Whether a journal entry counts in `session`: priced on or after its date, or (entries
+    /// recorded before prices were dated) made after the previous session's close.
+    public static func mayBelong(_ entry: JournalEntry, to session: SessionDate,
+                                 calendar: TradingCalendar = TradingCalendar()) -> Bool {
+        if let priceAsOf = entry.priceAsOf { return SessionDate(priceAsOf) >= session }
+        let previousClose = calendar.sessionBounds(on: calendar.previousTradingDay(before: session))?.close ?? session.date
+        return entry.createdAt > previousClose
     }
 
     /// No trades: every holding was held since the previous close.

@@ -28,7 +28,7 @@ public enum BullpenApp {
         let secret = try SigningSecret.load(configuration)
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
-            hasher: PasswordHasher(cost: configuration.bcryptCost, threadPool: app.threadPool),
+            hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: LoginThrottle(limitPerAccount: configuration.loginFailuresPerAccount,
                                     limitPerAddress: configuration.loginFailuresPerAddress,
                                     window: configuration.loginWindow, time: time),

@@ -49,5 +49,15 @@ extension Application {
 }
 
 extension Request {
-    var bullpen: BullpenServices { application.bullpen }
+    private struct ServicesKey: StorageKey { typealias Value = BullpenServices }
+
+    /// The application's services, kept with the request from its start (see
+    /// ``RequestLogMiddleware``), so that a request still running when the application shuts
+    /// down (its client gone) meets a closed store, not a crash.
+    var bullpen: BullpenServices {
+        if let services = storage[ServicesKey.self] { return services }
+        let services = application.bullpen
+        storage[ServicesKey.self] = services
+        return services
+    }
 }

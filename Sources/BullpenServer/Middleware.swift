@@ -22,6 +22,7 @@ struct ErrorEnvelopeMiddleware: AsyncMiddleware {
 struct RequestLogMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let started = ContinuousClock.now
+        _ = request.bullpen   // the request keeps the services it started with
         let response: Response
         do {
             response = try await next.respond(to: request)

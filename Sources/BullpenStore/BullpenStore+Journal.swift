@@ -44,26 +44,17 @@ extension BullpenStore {
         return query
     }
 
-    /// The current period's entries that may belong to the trading session `session`: priced on
-    /// or after its date, or (entries recorded before prices were dated) made after the previous
-    /// session's close. ``SessionTrades`` nets them out of today's change.
-    public func sessionJournal(of id: PortfolioID, owner: UserID, session: SessionDate,
-                               calendar: TradingCalendar = TradingCalendar()) async throws -> [JournalEntry] {
-        let row = try await portfolioRow(id, owner: owner, on: db)
-        let previousClose = calendar.sessionBounds(on: calendar.previousTradingDay(before: session))?.close ?? session.date
-        return try await journalQuery(of: row, periods: .current, on: db)
-            .where(group: { dated in
-                dated.where("price_as_of", .greaterThanOrEqual, session.date)
-                    .orWhere(group: { undated in
-                        undated.where("price_as_of", .is, SQLLiteral.null).where("created_at", .greaterThan, previousClose)
-                    })
-            })
-            .orderBy("sequence").all(decoding: JournalRow.self, with: Self.rowDecoder).map { try $0.entry() }
+    /// The portfolio's state with the current period's entries that may belong to the trading
+    /// session `session` (see ``SessionTrades/mayBelong(_:to:calendar:)``), taken together so
+    /// that they agree; from the ledger's memory once it has them.
+    public func sessionState(of id: PortfolioID, owner: UserID,
+                             session: SessionDate) async throws -> (state: PortfolioState, journal: [JournalEntry]) {
+        try await ledger.sessionState(of: id, owner: owner, session: session, store: self)
     }
 
     /// Everything needed to audit the current period of a portfolio (see ``Invariants``).
     public func auditSnapshot(of id: PortfolioID, owner: UserID, prices: [Symbol: Price]) async throws -> Invariants.Snapshot {
-        try await transaction { db in
+        try await readTransaction { db in
             let row = try await self.portfolioRow(id, owner: owner, on: db)
             let fills = try await self.sql(db).select().column("*").from("fills")
                 .where("portfolio_id", .equal, row.id).where("period", .equal, row.period)
@@ -78,7 +69,7 @@ extension BullpenStore {
 
     /// The current period of a portfolio: when it began, its starting cash and its journal, oldest first.
     public func currentPeriod(of id: PortfolioID, owner: UserID) async throws -> PeriodJournal {
-        try await transaction { db in
+        try await readTransaction { db in
             let row = try await self.portfolioRow(id, owner: owner, on: db)
             return PeriodJournal(startedAt: try await self.periodStart(of: row, on: db),
                                  startingCash: Money(cents: row.startingCashCents),

@@ -27,20 +27,19 @@ extension BullpenStore {
         } catch where Self.isConstraintFailure(error) {
             throw StoreError.portfolioNameTaken
         }
+        await ledger.dropOwner(owner)
         return try row.record()
     }
 
-    /// The owner's portfolios, oldest first.
+    /// The owner's portfolios, oldest first (from the ledger's memory).
     public func portfolios(owner: UserID) async throws -> [PortfolioRecord] {
-        try await sql(db).select().column("*").from("portfolios").where("user_id", .equal, owner.uuid)
-            .orderBy("created_at").orderBy("name_key")
-            .all(decoding: PortfolioRow.self, with: Self.rowDecoder).map { try $0.record() }
+        try await ledger.portfolios(of: owner, store: self)
     }
 
     /// The portfolio `id` if `owner` owns it; otherwise ``StoreError/notFound(_:)`` (never "forbidden",
-    /// so that ids of other people's portfolios cannot be probed).
+    /// so that ids of other people's portfolios cannot be probed). From the ledger's memory.
     public func portfolio(_ id: PortfolioID, owner: UserID) async throws -> PortfolioRecord {
-        try await portfolioRow(id, owner: owner, on: db).record()
+        try await state(of: id, owner: owner).portfolio
     }
 
     func portfolioRow(_ id: PortfolioID, owner: UserID, on db: any Database) async throws -> PortfolioRow {
@@ -51,18 +50,23 @@ extension BullpenStore {
         return row
     }
 
-    /// Renames a portfolio.
+    /// Renames a portfolio. The version moves, so that a ledger batch in flight reads it again.
     public func renamePortfolio(_ id: PortfolioID, owner: UserID, to name: String) async throws -> PortfolioRecord {
         do {
-            return try await transaction { db in
+            let record = try await transaction { db in
                 var row = try await self.portfolioRow(id, owner: owner, on: db)
                 row.name = name
                 row.nameKey = name.lowercased()
                 row.updatedAt = self.time.now()
+                row.version += 1
                 try await self.sql(db).update("portfolios").set("name", to: row.name).set("name_key", to: row.nameKey)
-                    .set("updated_at", to: row.updatedAt).where("id", .equal, id.uuid).run()
+                    .set("updated_at", to: row.updatedAt).set("version", to: SQLRaw("version + 1"))
+                    .where("id", .equal, id.uuid).run()
                 return try row.record()
             }
+            await ledger.drop(id)
+            await ledger.dropOwner(owner)
+            return record
         } catch where Self.isConstraintFailure(error) {
             throw StoreError.portfolioNameTaken
         }
@@ -75,14 +79,14 @@ extension BullpenStore {
             try await self.deleteChildren(ofPortfolios: [id.uuid], on: db)
             try await self.sql(db).delete(from: "portfolios").where("id", .equal, id.uuid).run()
         }
+        await ledger.drop(id)
+        await ledger.dropOwner(owner)
     }
 
-    /// The portfolio's current book: cash, positions and the period's realized P&L.
+    /// The portfolio's current book: cash, positions and the period's realized P&L, from the
+    /// ledger's memory (read from the database on first use).
     public func state(of id: PortfolioID, owner: UserID) async throws -> PortfolioState {
-        try await transaction { db in
-            let row = try await self.portfolioRow(id, owner: owner, on: db)
-            return try await self.state(of: row, on: db)
-        }
+        try await ledger.state(of: id, owner: owner, store: self)
     }
 
     func state(of row: PortfolioRow, on db: any Database) async throws -> PortfolioState {
@@ -119,32 +123,15 @@ extension BullpenStore {
 
     /// Starts the portfolio over: cash back to the starting cash, no positions, a new period.
     /// The old period's orders and journal stay, and a summary of it is kept with `endingEquity`.
+    /// Goes through the ledger like every change of cash or positions.
     ///
     /// The caller values the book before calling (prices come from the network, which is never
-    /// awaited inside a transaction or the writer lock) and passes the version it valued.
+    /// awaited inside a transaction or the ledger) and passes the version it valued.
     /// - Throws: ``StoreError/portfolioChanged`` when the portfolio moved past `version` since.
     public func resetPortfolio(_ id: PortfolioID, owner: UserID, version: Int64, endingEquity: Money) async throws -> PortfolioRecord {
-        try await portfolioLocks.withLock(writeLockKey(for: id)) {
-            try await self.transaction { db in
-                let row = try await self.portfolioRow(id, owner: owner, on: db)
-                guard row.version == version else { throw StoreError.portfolioChanged }
-                let now = self.time.now()
-                let closed = PeriodRow(id: self.ids.makeUUID(), portfolioId: row.id, period: row.period,
-                                       startingCashCents: row.startingCashCents, endingCashCents: row.cashCents,
-                                       endingEquityCents: endingEquity.cents, realizedPnlCents: row.realizedPnlCents,
-                                       startedAt: try await self.periodStart(of: row, on: db), endedAt: now)
-                try await self.sql(db).insert(into: "portfolio_periods").model(closed, with: Self.rowEncoder).run()
-                try await self.sql(db).delete(from: "positions").where("portfolio_id", .equal, row.id).run()
-                let updated = try await self.sql(db).update("portfolios")
-                    .set("cash_cents", to: row.startingCashCents).set("realized_pnl_cents", to: 0)
-                    .set("period", to: row.period + 1)
-                    .set("version", to: row.version + 1).set("updated_at", to: now)
-                    .where("id", .equal, row.id).where("version", .equal, row.version)
-                    .returning("id").all()
-                guard !updated.isEmpty else { throw VersionConflict() }
-                return try await self.portfolioRow(id, owner: owner, on: db).record()
-            }
-        }
+        let command = LedgerCommand.reset(portfolio: id, owner: owner, version: version, endingEquity: endingEquity)
+        guard case .reset(let record) = try await ledger.submit(command, store: self) else { throw StoreError.unavailable }
+        return record
     }
 
     /// The closed periods of a portfolio, oldest first.

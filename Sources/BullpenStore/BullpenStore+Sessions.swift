@@ -9,7 +9,7 @@ extension BullpenStore {
         let now = time.now()
         let session = SessionRow(id: ids.makeUUID(), userId: user.uuid, createdAt: now, lastUsedAt: now)
         let token = RefreshTokenRow(id: ids.makeUUID(), sessionId: session.id, tokenHash: refreshTokenHash, createdAt: now)
-        try await db.transaction { db in
+        try await transaction { db in
             try await self.sql(db).insert(into: "sessions").model(session, with: Self.rowEncoder).run()
             try await self.sql(db).insert(into: "refresh_tokens").model(token, with: Self.rowEncoder).run()
         }
@@ -22,7 +22,7 @@ extension BullpenStore {
     /// (or a client raced itself): the whole family is revoked and ``StoreError/refreshTokenReused``
     /// thrown, so neither holder can go on.
     public func rotateRefreshToken(presentedHash: String, newHash: String) async throws -> (user: UserID, session: SessionID) {
-        enum Outcome: Sendable { case rotated(UserID, SessionID), reused, invalid }
+        enum Outcome: Sendable { case rotated(UserID, SessionID), reused(SessionID), invalid }
         let now = time.now()
         let outcome: Outcome = try await transaction { db in
             let sql = self.sql(db)
@@ -36,7 +36,7 @@ extension BullpenStore {
             guard token.replacedAt == nil else {
                 try await sql.update("sessions").set("revoked_at", to: now).set("revoke_reason", to: "refresh_token_reused")
                     .where("id", .equal, session.id).run()
-                return .reused
+                return .reused(SessionID(session.id))
             }
             // The guard on replaced_at makes two concurrent exchanges of one token yield one winner.
             let claimed = try await sql.update("refresh_tokens").set("replaced_at", to: now)
@@ -50,21 +50,29 @@ extension BullpenStore {
         }
         switch outcome {
         case .rotated(let user, let session): return (user, session)
-        case .reused: throw StoreError.refreshTokenReused
+        case .reused(let session):
+            sessions.forget(session)
+            throw StoreError.refreshTokenReused
         case .invalid: throw StoreError.invalidRefreshToken
         }
     }
 
     /// The owner of `session` if it is still active (not revoked).
+    /// Answered from memory when the session was seen active lately (see ``SessionCache``).
     public func activeSessionOwner(_ session: SessionID) async throws -> UserID? {
-        try await sql(db).select().column("*").from("sessions").where("id", .equal, session.uuid)
+        if let user = sessions.owner(of: session) { return user }
+        let user = try await sql(db).select().column("*").from("sessions").where("id", .equal, session.uuid)
             .where("revoked_at", .is, SQLLiteral.null)
             .first(decoding: SessionRow.self, with: Self.rowDecoder).map { UserID($0.userId) }
+        if let user { sessions.remember(session, user: user) }
+        return user
     }
 
     /// Ends a session: its refresh tokens and access tokens stop working.
     public func revokeSession(_ session: SessionID, reason: String) async throws {
-        try await sql(db).update("sessions").set("revoked_at", to: time.now()).set("revoke_reason", to: reason)
+        sessions.forget(session)
+        defer { sessions.forget(session) }
+        try await sql(writer).update("sessions").set("revoked_at", to: time.now()).set("revoke_reason", to: reason)
             .where("id", .equal, session.uuid).where("revoked_at", .is, SQLLiteral.null).run()
     }
 }

@@ -16,7 +16,7 @@ extension BullpenStore {
         let portfolio = try newPortfolioRow(owner: row.id, name: Self.firstPortfolio.name,
                                             startingCash: Self.firstPortfolio.startingCash, rules: .default, now: now)
         do {
-            try await db.transaction { db in
+            try await transaction { db in
                 try await self.sql(db).insert(into: "users").model(row, with: Self.rowEncoder).run()
                 try await self.sql(db).insert(into: "portfolios").model(portfolio, with: Self.rowEncoder).run()
             }
@@ -40,17 +40,21 @@ extension BullpenStore {
     /// Replaces the password hash and ends every session of the account but `keeping`.
     public func updatePassword(of user: UserID, hash: String, keeping session: SessionID?) async throws {
         let now = time.now()
-        try await db.transaction { db in
+        try await transaction { db in
             try await self.sql(db).update("users").set("password_hash", to: hash).where("id", .equal, user.uuid).run()
             let revoke = self.sql(db).update("sessions").set("revoked_at", to: now).set("revoke_reason", to: "password_changed")
                 .where("user_id", .equal, user.uuid).where("revoked_at", .is, SQLLiteral.null)
             if let session { revoke.where("id", .notEqual, session.uuid) }
             try await revoke.run()
         }
+        sessions.forget(user: user, keeping: session)
     }
 
     /// Deletes the account and everything it owns.
     public func deleteUser(_ user: UserID) async throws {
+        sessions.forget(user: user)
+        defer { sessions.forget(user: user) }
+        let owned = try await portfolioIDs(owner: user)
         try await transaction { db in
             let sql = self.sql(db)
             let portfolios = try await sql.select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
@@ -67,5 +71,7 @@ extension BullpenStore {
             }
             try await sql.delete(from: "users").where("id", .equal, user.uuid).run()
         }
+        for id in owned { await ledger.drop(id) }
+        await ledger.dropOwner(user)
     }
 }

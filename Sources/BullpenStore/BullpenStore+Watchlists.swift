@@ -81,7 +81,7 @@ extension BullpenStore {
         }
         let item = WatchlistItemRow(id: ids.makeUUID(), watchlistId: id, symbol: symbol.rawValue, addedAt: time.now())
         do {
-            try await sql(db).insert(into: "watchlist_items").model(item, with: Self.rowEncoder).run()
+            try await sql(writer).insert(into: "watchlist_items").model(item, with: Self.rowEncoder).run()
         } catch where Self.isConstraintFailure(error) {}   // added meanwhile by another request
         return try await watchlist(id, owner: owner)
     }
@@ -89,7 +89,7 @@ extension BullpenStore {
     /// Removes a symbol (removing one that is not there changes nothing).
     public func removeFromWatchlist(_ id: UUID, symbol: Symbol, owner: UserID) async throws -> WatchlistRecord {
         _ = try await watchlist(id, owner: owner)
-        try await sql(db).delete(from: "watchlist_items").where("watchlist_id", .equal, id)
+        try await sql(writer).delete(from: "watchlist_items").where("watchlist_id", .equal, id)
             .where("symbol", .equal, symbol.rawValue).run()
         return try await watchlist(id, owner: owner)
     }

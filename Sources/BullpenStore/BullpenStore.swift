@@ -4,6 +4,7 @@ import FluentSQL
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
+import Synchronization
 import Logging
 import NIOCore
 import NIOPosix
@@ -12,9 +13,11 @@ import NIOPosix
 /// (the embedded default) or PostgreSQL, through Fluent. The only type in the app that talks to a
 /// database.
 ///
-/// Every change of cash or positions happens in one database transaction together with its
-/// journal entries, guarded by the portfolio row's `version` (optimistic locking), so concurrent
-/// requests, even from several server processes, never overdraw or oversell.
+/// Every change of cash or positions goes through the ``Ledger``, the process's one writer: it
+/// batches the commands that arrive together into one durable transaction with their journal
+/// entries, guarded by each portfolio row's `version` (optimistic locking), so concurrent
+/// requests, even from several server processes, never overdraw or oversell. Portfolio reads
+/// come from the ledger's memory.
 public final class BullpenStore: Sendable {
     /// Which database to use.
     public enum Backend: Sendable, Hashable, CustomStringConvertible {
@@ -41,7 +44,22 @@ public final class BullpenStore: Sendable {
     let logger: Logger
     let ids: any IDSource
     let time: any TimeSource
-    let portfolioLocks = KeyedLocks()
+    /// The one writer of cash and positions, and the memory portfolio reads come from.
+    let ledger: Ledger
+    /// Active sessions, so that checking an access token does not read the database each time.
+    let sessions: SessionCache
+    /// The event loop whose connection the writes use.
+    private let writerLoop: any EventLoop
+    private let otherWriters: Atomic<Bool>
+
+    /// Whether other processes may write this database: then a read asks for the portfolio's
+    /// version before answering from memory. True for PostgreSQL; for a SQLite file this process
+    /// is the only writer, unless ``expectOtherWriters()`` said otherwise.
+    public var hasOtherWriters: Bool { otherWriters.load(ordering: .relaxed) }
+
+    /// Declares that other processes write this database too (tests open several stores on one
+    /// SQLite file, as several servers would).
+    public func expectOtherWriters() { otherWriters.store(true, ordering: .relaxed) }
 
     /// Opens (does not migrate) the database.
     public init(backend: Backend, ids: any IDSource = RandomIDSource(), time: any TimeSource = SystemTimeSource(),
@@ -50,10 +68,19 @@ public final class BullpenStore: Sendable {
         self.ids = ids
         self.time = time
         self.logger = logger
+        // PostgreSQL may have other instances writing: portfolio reads check the version, and
+        // sessions revoked elsewhere stop working within seconds. A SQLite file has this process
+        // as its only writer.
+        ledger = Ledger()
+        otherWriters = Atomic(!backend.isSQLite)
+        sessions = SessionCache(lifetime: backend.isSQLite ? .seconds(300) : .seconds(5))
+        writerLoop = MultiThreadedEventLoopGroup.singleton.next()
         databases = Databases(threadPool: .singleton, on: MultiThreadedEventLoopGroup.singleton)
         switch backend {
         case .sqlite(let path):
             databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+            // Every write of this process goes through one connection of its own (see `writer`).
+            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: Self.sqliteWriter, isDefault: false)
         case .postgres(let url):
             databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
                                         sqlLogLevel: .trace), as: .psql)
@@ -67,6 +94,57 @@ public final class BullpenStore: Sendable {
                 throw StoreError.unavailable
             }
             return database
+        }
+    }
+
+    /// The SQLite configuration the writes use: its own pool, only ever asked on `writerLoop`, so
+    /// one connection.
+    static let sqliteWriter = DatabaseID(string: "sqlite-writer")
+
+    /// The database handle every write goes through. On SQLite it is one connection: the process
+    /// never has two connections competing for the file's write lock (SQLiteNIO's busy handler
+    /// retries at once and forever, holding one of the few blocking-pool threads the holder of the
+    /// lock needs to finish, which can stall every database in the process). Reads use ``db``
+    /// and go on while a write is written. On PostgreSQL, any connection of the pool.
+    var writer: any Database {
+        get throws {
+            guard backend.isSQLite else { return try db }
+            guard let database = databases.database(Self.sqliteWriter, logger: logger, on: writerLoop) else {
+                throw StoreError.unavailable
+            }
+            return database
+        }
+    }
+
+    /// Runs `work` in a transaction on the writer. On SQLite every write is durable on power loss
+    /// (the WAL is synced at each commit), and a wait for another process's lock sleeps and gives
+    /// up after `busyTimeout` (the retry loops above try again) instead of spinning.
+    func writeTransaction<T: Sendable>(_ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        guard backend.isSQLite else {
+            // (Fluent's PostgreSQL `withConnection` hands out a handle that believes it is in a
+            // transaction already, so the transaction is asked of the pool.)
+            return try await writer.transaction(work)
+        }
+        return try await writer.withConnection { connection in
+            try await self.sql(connection).raw("PRAGMA synchronous=FULL").run()
+            try await self.sql(connection).raw("PRAGMA busy_timeout=\(unsafeRaw: String(Self.busyTimeoutMilliseconds))").run()
+            return try await connection.transaction(work)
+        }
+    }
+
+    /// How long a SQLite write waits for another process's lock before failing with busy.
+    static let busyTimeoutMilliseconds = 2_000
+
+    /// Runs `work` in a read-only transaction (one consistent snapshot) on a reader connection.
+    func readTransaction<T: Sendable>(_ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await db.transaction { try await work($0) }
+            } catch where Self.isTransient(error) && attempt < 40 {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 + attempt * 3))))
+            }
         }
     }
 
@@ -115,7 +193,7 @@ public final class BullpenStore: Sendable {
     static let rowDecoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
     static let rowEncoder = SQLQueryEncoder(keyEncodingStrategy: .convertToSnakeCase)
 
-    /// Runs `work` in a transaction, retrying from the start when another writer got there first
+    /// Runs `work` in a write transaction, retrying from the start when another writer got there first
     /// (version conflict, SQLite busy snapshot, PostgreSQL serialization failure or deadlock) and,
     /// if `retryConstraintFailures`, when a unique constraint fired (the next attempt sees the
     /// winner's row and answers accordingly).
@@ -125,7 +203,7 @@ public final class BullpenStore: Sendable {
         while true {
             attempt += 1
             do {
-                return try await db.transaction { try await work($0) }
+                return try await writeTransaction(work)
             } catch {
                 let retry = Self.isTransient(error) || (retryConstraintFailures && Self.isConstraintFailure(error))
                 guard retry else { throw error }
@@ -153,50 +231,7 @@ public final class BullpenStore: Sendable {
     static func isConstraintFailure(_ error: any Error) -> Bool {
         (error as? any DatabaseError)?.isConstraintFailure ?? false
     }
-
-    /// The in-process lock a change of `portfolio` takes. SQLite has one writer at a time anyway,
-    /// so there every change queues on one lock instead of colliding in the database and retrying;
-    /// PostgreSQL writes different portfolios in parallel.
-    func writeLockKey(for portfolio: PortfolioID) -> UUID {
-        backend.isSQLite ? Self.sqliteWriterKey : portfolio.uuid
-    }
-
-    private static let sqliteWriterKey = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 /// Thrown inside a transaction when the portfolio row changed since it was read.
 struct VersionConflict: Error {}
-
-/// Serialises work per key within this process, so that orders on one portfolio queue up instead
-/// of colliding in the database (the database still guards across processes).
-actor KeyedLocks {
-    private var held: Set<UUID> = []
-    private var waiters: [UUID: [CheckedContinuation<Void, Never>]] = [:]
-
-    func withLock<T: Sendable>(_ key: UUID, _ work: @Sendable () async throws -> T) async throws -> T {
-        await acquire(key)
-        do {
-            let result = try await work()
-            release(key)
-            return result
-        } catch {
-            release(key)
-            throw error
-        }
-    }
-
-    private func acquire(_ key: UUID) async {
-        if held.insert(key).inserted { return }
-        await withCheckedContinuation { waiters[key, default: []].append($0) }
-    }
-
-    private func release(_ key: UUID) {
-        if var queue = waiters[key], !queue.isEmpty {
-            let next = queue.removeFirst()
-            waiters[key] = queue.isEmpty ? nil : queue
-            next.resume()  // ownership passes straight to the next waiter
-        } else {
-            held.remove(key)
-        }
-    }
-}

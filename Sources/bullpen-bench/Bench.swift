@@ -17,86 +17,38 @@ struct BullpenBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bullpen-bench",
         abstract: "Benchmarks of the Bullpen server (build with -c release).",
-        subcommands: [Orders.self, Pack.self, Demo.self, Stream.self])
+        subcommands: [Orders.self, Memory.self, Pack.self, Demo.self, Stream.self])
 }
 
 struct Orders: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start the server on a fresh SQLite file, place N market orders from C concurrent clients, then read portfolios; print throughput and latency.")
+        abstract: "Raw SQLite (FULL and NORMAL) against the real server (a child process) with 1, 16 and 64 clients, one shared portfolio, portfolio reads and /health; prints rates, p50/p99 and the targets as ratios measured in this run.")
 
-    @ArgumentParser.Option(help: "Market orders to place in all.") var orders = 2_000
-    @ArgumentParser.Option(help: "Concurrent clients (each a player with its own portfolio).") var clients = 16
+    @ArgumentParser.Option(help: "Requests per scenario with 16 and 64 clients.") var orders = 4_000
+    @ArgumentParser.Option(help: "Requests per scenario with one client.") var single = 1_000
+    @ArgumentParser.Option(help: "Orders per raw SQLite measurement.") var raw = 2_000
     @ArgumentParser.Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
     var marketData: String?
-    @ArgumentParser.Flag(help: "All clients trade in one portfolio (measures contention on one book).") var sharedPortfolio = false
-    @ArgumentParser.Option(help: "DATABASE_URL-style PostgreSQL URL to bench instead of SQLite.") var postgres: String?
+    @ArgumentParser.Option(help: "DATABASE_URL-style PostgreSQL URL: the server runs on it instead of SQLite.") var postgres: String?
+    @ArgumentParser.Option(help: "The bullpen executable to bench (default: the one beside bullpen-bench).") var server: String?
 
     func run() async throws {
-        var logger = Logger(label: "bench")
-        logger.logLevel = .error
-        BenchSetup.quietLogging()
-        let packDirectory = try Self.packDirectory(marketData)
-        let (directory, scratchConfig) = try BenchSetup.scratch("orders")
+        let pack = try Self.packDirectory(marketData)
+        let (directory, _) = try BenchSetup.scratch("orders")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var config = scratchConfig
-        config.bcryptCost = 12
-        let store = try BullpenStore(backend: postgres.map { .postgres(url: $0) } ?? .sqlite(path: config.sqlitePath), logger: logger)
-        try await store.migrate()
-        let pack = try await PackMarketData.load(directory: packDirectory).source
-        let app = try await BullpenApp.make(configuration: config, store: store, marketData: pack, environment: .production)
-        app.logger = logger
-        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-        let port = app.http.server.shared.localAddress?.port ?? 0
-        let base = "http://127.0.0.1:\(port)"
-        let client = HTTPClient(eventLoopGroupProvider: .singleton,
-                                configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * 2)))
-        do {
-            print("Bullpen bench: \(orders) market orders from \(clients) clients, \(postgres == nil ? "SQLite (WAL)" : "PostgreSQL"), \(sharedPortfolio ? "one shared portfolio" : "one portfolio per client"), server \(base)")
-            var players: [(token: String, portfolio: String)] = []
-            let registerStart = ContinuousClock.now
-            for i in 0..<clients {
-                if sharedPortfolio, let first = players.first { players.append(first); continue }
-                let auth: AuthResponse = try await Self.call(client, .POST, base + "/api/v1/auth/register", token: nil,
-                                                             body: Credentials(username: "bench\(i)", password: "bench passphrase \(i)"), expect: 201)
-                // $10,000,000 so that even one book shared by every client never runs out of cash.
-                let portfolio: PortfolioDTO = try await Self.call(client, .POST, base + "/api/v1/portfolios", token: auth.tokens.accessToken,
-                                                                  body: CreatePortfolioRequest(name: "Bench", startingCash: "10000000"), expect: 201)
-                players.append((auth.tokens.accessToken, portfolio.id))
-            }
-            print(String(format: "registered %d player(s) with bcrypt cost 12 in %.2f s", sharedPortfolio ? 1 : clients,
-                         (ContinuousClock.now - registerStart).seconds))
-
-            let symbols = ["AAPL", "MSFT", "KO", "JPM", "XOM", "PG", "JNJ", "DIS"]
-            let players_ = players
-            let orderStats = try await Self.measure(total: orders, clients: clients) { client_, k in
-                let player = players_[client_]
-                // Buy two, sell one of the same symbol: every sell has shares behind it, even
-                // when all clients share one portfolio.
-                let side = k % 3 == 2 ? "sell" : "buy"
-                let symbol = symbols[(k / 3) % symbols.count]
-                let _: OrderDTO = try await Self.call(client, .POST, base + "/api/v1/portfolios/\(player.portfolio)/orders",
-                                                      token: player.token,
-                                                      body: PlaceOrderRequest(symbol: symbol, side: side, quantity: 1), expect: 201)
-            }
-            orderStats.print(title: "POST /api/v1/portfolios/{id}/orders")
-
-            let readStats = try await Self.measure(total: orders, clients: clients) { client_, _ in
-                let player = players_[client_]
-                let _: PortfolioDTO = try await Self.call(client, .GET, base + "/api/v1/portfolios/\(player.portfolio)",
-                                                          token: player.token, body: Optional<Credentials>.none, expect: 200)
-            }
-            readStats.print(title: "GET /api/v1/portfolios/{id}")
-        } catch {
-            try? await client.shutdown()
-            await app.server.shutdown()
-            try? await app.asyncShutdown()
-            await store.shutdown()
-            throw error
-        }
-        try await client.shutdown()
-        await app.server.shutdown()
-        try await app.asyncShutdown()
-        await store.shutdown()
+        let bench = OrdersBench(orders: orders, single: single)
+        print("Bullpen orders bench: \(postgres == nil ? "SQLite (WAL, synchronous=FULL)" : "PostgreSQL"), server \(ServerProcess.binary(server))")
+        print("raw SQLite (Python's sqlite3, the C library; order + fill + journal + position + versioned portfolio update):")
+        let rates = try RawSQLite.measure(orders: raw, in: directory)
+        print(String(format: "  synchronous=FULL   %8.0f orders/s one per transaction, %8.0f orders/s 50 per transaction", rates.full, rates.full50))
+        print(String(format: "  synchronous=NORMAL %8.0f orders/s one per transaction, %8.0f orders/s 50 per transaction", rates.normal, rates.normal50))
+        let process = try ServerProcess(binary: ServerProcess.binary(server), dataDirectory: directory.appendingPathComponent("data"),
+                                        pack: pack, postgres: postgres)
+        defer { process.stop() }
+        let results = try await bench.run(base: process.url)
+        print(String(format: "server resident memory after the run: %.0f MB", process.residentMB))
+        bench.printTargets(results, raw: rates, postgres: postgres != nil)
+        if !results.sharedBooksExact { throw ExitCode.failure }
     }
 
     static func packDirectory(_ option: String?) throws -> URL {

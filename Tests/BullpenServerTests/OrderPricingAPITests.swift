@@ -76,7 +76,7 @@ struct OrderPricingAPITests {
                     PricedOrder(request: OrderRequest(symbol: Symbol(symbol)!, side: .buy, quantity: 10), price: Price(parsing: price)!,
                                 pricing: FillPricing(source: .close, asOf: SessionDate(year: 2024, month: 1, day: 2).date, marketOpen: false),
                                 trading: true),
-                    in: main, owner: owner, idempotency: nil, remember: { _ in IdempotentResult(outcome: 201, payload: "") })
+                    in: main, owner: owner, idempotency: nil)
             }
             _ = try await server.order(player, "sell", 4, "ACME")   // 4 × (19.50 − 21.00) = −6.00
             _ = try await server.order(player, "sell", 3, "MSFT")   // 3 × (400 − 390) = 30.00
@@ -123,7 +123,7 @@ struct OrderPricingAPITests {
                 PricedOrder(request: OrderRequest(symbol: Symbol("OLDCO")!, side: .buy, quantity: 5), price: Price(parsing: "9.80")!,
                             pricing: FillPricing(source: .close, asOf: SessionDate(year: 2023, month: 12, day: 29).date, marketOpen: false),
                             trading: true),
-                in: main, owner: owner, idempotency: nil, remember: { _ in IdempotentResult(outcome: 201, payload: "") })
+                in: main, owner: owner, idempotency: nil)
             let positions = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/positions", token: player.accessToken)
                 .decode(PositionList.self)
             #expect(positions.positions.map(\.trading) == [false] && positions.positions.first?.dayChange == "0.00")

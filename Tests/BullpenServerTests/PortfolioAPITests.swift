@@ -73,8 +73,7 @@ struct PortfolioAPITests {
                                         pricing: FillPricing(source: .close, asOf: SessionDate(year: 2024, month: 1, day: 2).date,
                                                              marketOpen: false),
                                         trading: true)
-            _ = try await server.store.placeOrder(overnight, in: id, owner: owner, idempotency: nil,
-                                                  remember: { _ in IdempotentResult(outcome: 201, payload: "") })
+            _ = try await server.store.placeOrder(overnight, in: id, owner: owner, idempotency: nil)
             portfolio = try await server.send(.GET, "/api/v1/portfolios/\(small.id)", token: player.accessToken)
                 .decode(PortfolioDTO.self)
             #expect(portfolio.equity == "995.00" && portfolio.totalReturn == "-5.00")

@@ -80,7 +80,7 @@ struct PortfolioServiceTests {
         let other = try await store.createPortfolio(owner: user.id, name: "Other", startingCash: Money(dollars: 1_000))
         let buy = { (portfolio: PortfolioID, quantity: Int64) in
             try await service.placeOrder(OrderRequest(symbol: Symbol("MSFT")!, side: .buy, quantity: quantity), in: portfolio,
-                                         owner: user.id, idempotency: nil, remember: { _ in IdempotentResult(outcome: 201, payload: "") })
+                                         owner: user.id, idempotency: nil)
         }
         _ = try await buy(main.id, 10)
 
@@ -91,13 +91,13 @@ struct PortfolioServiceTests {
         let elsewhere = try await store.placeOrder(
             PricedOrder(request: OrderRequest(symbol: Symbol("ACME")!, side: .buy, quantity: 1), price: Price(parsing: "19.5")!,
                         pricing: FillPricing(source: .close, asOf: Date(), marketOpen: false), trading: true),
-            in: other.id, owner: user.id, idempotency: nil, remember: { _ in IdempotentResult(outcome: 201, payload: "") })
+            in: other.id, owner: user.id, idempotency: nil)
         guard case .executed = elsewhere else { Issue.record("the other order must execute"); return }
         // ...and one on the same portfolio lands before the reset is written.
         _ = try await store.placeOrder(
             PricedOrder(request: OrderRequest(symbol: Symbol("MSFT")!, side: .buy, quantity: 5), price: Price(parsing: "400")!,
                         pricing: FillPricing(source: .close, asOf: Date(), marketOpen: false), trading: true),
-            in: main.id, owner: user.id, idempotency: nil, remember: { _ in IdempotentResult(outcome: 201, payload: "") })
+            in: main.id, owner: user.id, idempotency: nil)
         gated.open()
         try await reset.value
 

@@ -5,11 +5,25 @@ import Vapor
 
 /// bcrypt password hashing without bcrypt's 72-byte truncation: the password is first hashed
 /// with SHA-256 and base64-encoded (44 bytes), so every character of a long password counts.
-/// Hashing runs on the thread pool, off the event loops.
+/// Hashing runs on a thread pool of its own, off the event loops and off the blocking pool that
+/// SQLite's statements run on (at cost 12 a hash takes a quarter of a second: two logins at once
+/// would otherwise hold every thread the database has).
 struct PasswordHasher: Sendable {
     static let scheme = "bcrypt-sha256$"
     let cost: Int
     let threadPool: NIOThreadPool
+
+    /// The process's hashing threads, started on first use and kept for the life of the process.
+    static let sharedPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+        pool.start()
+        return pool
+    }()
+
+    init(cost: Int, threadPool: NIOThreadPool = Self.sharedPool) {
+        self.cost = cost
+        self.threadPool = threadPool
+    }
 
     /// A hash of a fixed password, verified against when the account does not exist, so that
     /// unknown and known usernames take the same time to refuse.

@@ -21,19 +21,16 @@ struct OrderRoutes: RouteCollection {
         let body = try req.decodeJSON(PlaceOrderRequest.self)
         let request = try Self.orderRequest(body)
         let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
-        if let claim, let remembered = try await req.bullpen.store.rememberedResult(for: claim, user: caller.user) {
-            return Self.replay(remembered)
-        }
-        let outcome = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim,
-                                                                  remember: Self.remembered)
+        let outcome = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
+        let order: OrderRecord
         switch outcome {
-        case .executed(let order, _):
-            let response = Self.replay(try Self.remembered(order))
-            response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(id)/orders/\(order.id)")
-            return response
-        case .replayed(let remembered):
-            return Self.replay(remembered)
+        case .executed(let executed, _): order = executed
+        case .replayed(let earlier): order = earlier
+        case .remembered(let stored): return Self.replay(stored)
         }
+        let response = try jsonResponse(OrderDTO(order), status: .created)
+        response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(id)/orders/\(order.id)")
+        return response
     }
 
     @Sendable func preview(req: Request) async throws -> Response {
@@ -88,12 +85,7 @@ struct OrderRoutes: RouteCollection {
         return IdempotencyClaim(key: key, requestHash: SHA256.hash(data: canonical).hex)
     }
 
-    /// What a retry with the same key gets: the status and the body of the first answer.
-    @Sendable static func remembered(_ order: OrderRecord) throws -> IdempotentResult {
-        let body = try APIContract.makeEncoder().encode(OrderDTO(order))
-        return IdempotentResult(outcome: 201, payload: String(decoding: body, as: UTF8.self))
-    }
-
+    /// What a retry gets when its key was stored by a version that kept the whole response.
     static func replay(_ remembered: IdempotentResult) -> Response {
         var headers = HTTPHeaders()
         headers.contentType = .json

@@ -78,8 +78,7 @@ struct PortfolioRoutes: RouteCollection {
 
     @Sendable func positions(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let service = req.bullpen.portfolios
-        let valued = try await service.valuation(of: try await service.state(try req.portfolioID(), owner: caller.user))
+        let valued = try await req.bullpen.portfolios.valued(try req.portfolioID(), owner: caller.user).valuation
         var result: [PositionDTO] = []
         for position in valued.positions {
             let name = try? await req.bullpen.marketData?.asset(position.position.symbol)?.name
@@ -97,9 +96,7 @@ struct PortfolioRoutes: RouteCollection {
     }
 
     private func summary(_ id: PortfolioID, req: Request, owner: UserID) async throws -> PortfolioDTO {
-        let service = req.bullpen.portfolios
-        let state = try await service.state(id, owner: owner)
-        return PortfolioDTO(state.portfolio, valuation: try await service.valuation(of: state),
-                            marketData: req.bullpen.marketDataStatus)
+        let valued = try await req.bullpen.portfolios.valued(id, owner: owner)
+        return PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus)
     }
 }

@@ -19,20 +19,29 @@ struct PortfolioService: Sendable {
     /// Values a portfolio's book at its clock, with today's change net of today's trades.
     /// Without market data, holdings are carried at cost.
     func valuation(of state: PortfolioState) async throws -> Valuation {
+        try await valued(state).valuation
+    }
+
+    /// The portfolio's state with its valuation, both as of the same moment of the ledger.
+    func valued(_ id: PortfolioID, owner: UserID) async throws -> (state: PortfolioState, valuation: Valuation) {
+        try await valued(try await store.state(of: id, owner: owner))
+    }
+
+    private func valued(_ read: PortfolioState) async throws -> (state: PortfolioState, valuation: Valuation) {
         guard let marketData else {
-            return Valuation(book: state.book, quotes: [:], realizedPnL: state.realizedPnL)
+            return (read, Valuation(book: read.book, quotes: [:], realizedPnL: read.realizedPnL))
         }
-        let clock = state.portfolio.clock
+        let clock = read.portfolio.clock
+        var state = read
         var today: SessionTrades?
-        var symbols = Set(state.book.positions.keys)
         if let session = await marketData.sessionDate(asOf: clock) {
-            let journal = try await store.sessionJournal(of: state.portfolio.id, owner: state.portfolio.ownerID,
-                                                         session: session)
-            today = SessionTrades(session: session, journal: journal)
-            symbols.formUnion(today?.symbols ?? [])
+            let taken = try await store.sessionState(of: read.portfolio.id, owner: read.portfolio.ownerID, session: session)
+            state = taken.state
+            today = SessionTrades(session: session, journal: taken.journal)
         }
+        let symbols = Set(state.book.positions.keys).union(today?.symbols ?? [])
         let quotes = try await marketData.quotes(symbols.sorted(), asOf: clock)
-        return Valuation(book: state.book, quotes: quotes, realizedPnL: state.realizedPnL, today: today)
+        return (state, Valuation(book: state.book, quotes: quotes, realizedPnL: state.realizedPnL, today: today))
     }
 
     func state(_ id: PortfolioID, owner: UserID) async throws -> PortfolioState {
@@ -75,13 +84,13 @@ struct PortfolioService: Sendable {
         return PricedOrder(request: request, price: quote.price, pricing: pricing, trading: quote.trading)
     }
 
-    /// Places a market order at the price as of the portfolio's clock.
-    func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID, idempotency: IdempotencyClaim?,
-                    remember: @escaping @Sendable (OrderRecord) throws -> IdempotentResult) async throws -> BullpenStore.OrderOutcome {
+    /// Places a market order at the price as of the portfolio's clock: priced here, then
+    /// validated and executed once, by the ledger.
+    func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID,
+                    idempotency: IdempotencyClaim?) async throws -> BullpenStore.OrderOutcome {
         let portfolio = try await store.portfolio(id, owner: owner)
-        try TradingEngine.validate(request, rules: portfolio.rules)
         let priced = try await price(request, for: portfolio)
-        return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency, remember: remember)
+        return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency)
     }
 
     /// What `request` would do now, with every rule it would break (as problems, not errors).

@@ -237,6 +237,9 @@ struct IdempotencyRow: Codable, Sendable {
     var key: String
     var requestHash: String
     var statusCode: Int
+    /// The stored response of records written before `orderId` was kept; empty since.
     var responseBody: String
     var createdAt: Date
+    /// The order the request placed.
+    var orderId: UUID?
 }

@@ -1,0 +1,180 @@
+import BullpenCore
+import Foundation
+
+/// What a batch needs from the database before it executes: the idempotency keys and client
+/// order ids its commands use that were seen before. One query each, whatever the batch size.
+struct BatchLookups: Sendable {
+    struct KeyOwner: Hashable, Sendable {
+        var user: UUID
+        var key: String
+    }
+
+    struct ClientOrder: Hashable, Sendable {
+        var portfolio: UUID
+        var clientOrderID: String
+    }
+
+    var keys: [KeyOwner: IdempotencyRow] = [:]
+    /// The orders that remembered keys stand for.
+    var orders: [UUID: OrderRecord] = [:]
+    var clientOrderIDs: Set<ClientOrder> = []
+}
+
+/// One batch of ledger commands executed in memory: the results to answer with, the portfolios'
+/// new state, and every row to write. Nothing here touches the database; ``BullpenStore/write(_:)``
+/// writes the rows in one transaction.
+struct BatchPlan: Sendable {
+    /// The portfolios of the batch, as the commands leave them.
+    var portfolios: [PortfolioID: LedgerPortfolio]
+    /// The portfolios' versions when the batch read them: each row update is guarded by its own.
+    let startVersions: [PortfolioID: Int64]
+    var results: [Result<LedgerResult, any Error>] = []
+    var touched: Set<PortfolioID> = []
+
+    var orders: [OrderRow] = []
+    var fills: [FillRow] = []
+    var journal: [JournalRow] = []
+    var keys: [IdempotencyRow] = []
+    var periods: [PeriodRow] = []
+    /// Portfolios reset in this batch: their stored positions are deleted before the new ones are written.
+    var resets: Set<PortfolioID> = []
+    /// The symbols whose position changed, per portfolio (since its reset, if any).
+    var positions: [PortfolioID: Set<Symbol>] = [:]
+
+    private let lookups: BatchLookups
+    private let now: Date
+    private let ids: any IDSource
+    /// Keys used earlier in this batch, with the request hash and the order they placed.
+    private var claimed: [BatchLookups.KeyOwner: (hash: String, order: OrderRecord)] = [:]
+    private var clientOrderIDs: Set<BatchLookups.ClientOrder> = []
+
+    init(portfolios: [PortfolioID: LedgerPortfolio], lookups: BatchLookups, now: Date, ids: any IDSource) {
+        self.portfolios = portfolios
+        self.startVersions = portfolios.mapValues(\.record.version)
+        self.lookups = lookups
+        self.now = now
+        self.ids = ids
+    }
+
+    /// Executes one command against the batch's state so far and records its result.
+    mutating func execute(_ command: LedgerCommand) {
+        do {
+            switch command {
+            case .order(let priced, let id, let owner, let claim):
+                results.append(.success(try order(priced, in: id, owner: owner, claim: claim)))
+            case .reset(let id, let owner, let version, let endingEquity):
+                results.append(.success(try reset(id, owner: owner, version: version, endingEquity: endingEquity)))
+            }
+        } catch {
+            results.append(.failure(error))
+        }
+    }
+
+    private func portfolio(_ id: PortfolioID, owner: UserID) throws -> LedgerPortfolio {
+        guard let portfolio = portfolios[id], portfolio.record.ownerID == owner else { throw StoreError.notFound("Portfolio") }
+        return portfolio
+    }
+
+    private mutating func order(_ priced: PricedOrder, in id: PortfolioID, owner: UserID,
+                                claim: IdempotencyClaim?) throws -> LedgerResult {
+        let request = priced.request
+        if let claim, let earlier = try remembered(claim, owner: owner) { return earlier }
+        var portfolio = try portfolio(id, owner: owner)
+        if let clientOrderID = request.clientOrderID {
+            let key = BatchLookups.ClientOrder(portfolio: id.uuid, clientOrderID: clientOrderID)
+            guard !lookups.clientOrderIDs.contains(key), !clientOrderIDs.contains(key) else {
+                throw StoreError.duplicateClientOrderID(clientOrderID)
+            }
+            clientOrderIDs.insert(key)
+        }
+        let (fill, book) = try TradingEngine.execute(request, on: portfolio.book, at: priced.price,
+                                                     rules: portfolio.record.rules, trading: priced.trading)
+        let orderID = OrderID(ids.makeUUID()), fillID = FillID(ids.makeUUID())
+        let sequence = portfolio.journalSequence + 1
+        let period = portfolio.record.period
+        let pricing = priced.pricing
+        let order = OrderRow(
+            id: orderID.uuid, portfolioId: id.uuid, period: period, sequence: sequence,
+            clientOrderId: request.clientOrderID, symbol: request.symbol.rawValue, side: request.side.rawValue,
+            type: request.type.rawValue, quantity: request.quantity, status: OrderRecord.Status.filled.rawValue,
+            filledQuantity: fill.quantity, fillPriceTicks: fill.price.ticks, priceSource: pricing.source.rawValue,
+            priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen, notionalCents: fill.notional.cents,
+            commissionCents: fill.commission.cents, realizedPnlCents: fill.realizedPnL.cents,
+            cashDeltaCents: fill.cashDelta.cents, createdAt: now, filledAt: now)
+        let entry = JournalEntry(
+            id: JournalEntryID(ids.makeUUID()), portfolioID: id, period: period, sequence: sequence, kind: .trade,
+            symbol: fill.symbol, side: fill.side, quantityDelta: fill.quantityDelta, price: fill.price,
+            cashDelta: fill.cashDelta, commission: fill.commission, realizedPnL: fill.realizedPnL,
+            orderID: orderID, fillID: fillID, priceAsOf: pricing.asOf, createdAt: now)
+        orders.append(order)
+        fills.append(FillRow(
+            id: fillID.uuid, orderId: orderID.uuid, portfolioId: id.uuid, period: period, symbol: fill.symbol.rawValue,
+            side: fill.side.rawValue, quantity: fill.quantity, priceTicks: fill.price.ticks,
+            priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen,
+            notionalCents: fill.notional.cents, commissionCents: fill.commission.cents,
+            realizedPnlCents: fill.realizedPnL.cents, createdAt: now))
+        journal.append(JournalRow(entry))
+
+        portfolio.book = book
+        portfolio.record.cash = book.cash
+        portfolio.record.version += 1
+        portfolio.record.updatedAt = now
+        portfolio.realizedPnL += fill.realizedPnL
+        portfolio.journalSequence = sequence
+        if portfolio.recentSince != nil { portfolio.recent.append(entry) }
+        portfolios[id] = portfolio
+        touched.insert(id)
+        positions[id, default: []].insert(fill.symbol)
+
+        let record = try order.record()
+        if let claim {
+            keys.append(IdempotencyRow(id: ids.makeUUID(), userId: owner.uuid, key: claim.key, requestHash: claim.requestHash,
+                                       statusCode: 201, responseBody: "", createdAt: now, orderId: orderID.uuid))
+            claimed[BatchLookups.KeyOwner(user: owner.uuid, key: claim.key)] = (claim.requestHash, record)
+        }
+        return .executed(record, book)
+    }
+
+    /// The answer remembered for `claim`, from the database or from earlier in this batch.
+    /// - Throws: ``StoreError/idempotencyKeyReused`` when the key came with a different request.
+    private func remembered(_ claim: IdempotencyClaim, owner: UserID) throws -> LedgerResult? {
+        let key = BatchLookups.KeyOwner(user: owner.uuid, key: claim.key)
+        if let row = lookups.keys[key] {
+            guard row.requestHash == claim.requestHash else { throw StoreError.idempotencyKeyReused }
+            if let orderID = row.orderId {
+                guard let order = lookups.orders[orderID] else { throw StoreError.corruptRow(table: "idempotency_keys", id: row.id.uuidString) }
+                return .replayed(order)
+            }
+            return .remembered(IdempotentResult(outcome: row.statusCode, payload: row.responseBody))
+        }
+        if let earlier = claimed[key] {
+            guard earlier.hash == claim.requestHash else { throw StoreError.idempotencyKeyReused }
+            return .replayed(earlier.order)
+        }
+        return nil
+    }
+
+    /// Starts the portfolio over if it is still at `version` (the one the caller valued).
+    private mutating func reset(_ id: PortfolioID, owner: UserID, version: Int64, endingEquity: Money) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        guard portfolio.record.version == version else { throw StoreError.portfolioChanged }
+        let record = portfolio.record
+        periods.append(PeriodRow(id: ids.makeUUID(), portfolioId: id.uuid, period: record.period,
+                                 startingCashCents: record.startingCash.cents, endingCashCents: record.cash.cents,
+                                 endingEquityCents: endingEquity.cents, realizedPnlCents: portfolio.realizedPnL.cents,
+                                 startedAt: portfolio.periodStartedAt, endedAt: now))
+        portfolio.book = Book(startingCash: record.startingCash)
+        portfolio.record.cash = record.startingCash
+        portfolio.record.period += 1
+        portfolio.record.version += 1
+        portfolio.record.updatedAt = now
+        portfolio.realizedPnL = .zero
+        portfolio.periodStartedAt = now
+        portfolio.recent = []
+        portfolios[id] = portfolio
+        touched.insert(id)
+        resets.insert(id)
+        positions[id] = []
+        return .reset(portfolio.record)
+    }
+}

@@ -1,0 +1,312 @@
+import BullpenCore
+import Foundation
+import Synchronization
+
+/// A command that changes cash or positions. Every such change in the process goes through the
+/// ``Ledger``: new kinds (replay advances, grants, exercises, working-order fills) are new cases.
+enum LedgerCommand: Sendable {
+    case order(PricedOrder, portfolio: PortfolioID, owner: UserID, idempotency: IdempotencyClaim?)
+    case reset(portfolio: PortfolioID, owner: UserID, version: Int64, endingEquity: Money)
+
+    var portfolio: PortfolioID {
+        switch self {
+        case .order(_, let id, _, _), .reset(let id, _, _, _): id
+        }
+    }
+}
+
+/// What became of a ledger command.
+enum LedgerResult: Sendable {
+    case executed(OrderRecord, Book)
+    /// The idempotency key was seen before with the same request: the order it placed.
+    case replayed(OrderRecord)
+    /// The idempotency key was seen before, by a version that kept the response itself.
+    case remembered(IdempotentResult)
+    case reset(PortfolioRecord)
+}
+
+/// A portfolio as the ledger holds it: the row's figures, the book, and the journal entries recent
+/// enough for today's change.
+struct LedgerPortfolio: Sendable {
+    var record: PortfolioRecord
+    var book: Book
+    var realizedPnL: Money
+    var journalSequence: Int64
+    /// When the current period began (the previous period's end, or the portfolio's creation).
+    var periodStartedAt: Date
+    /// Every journal entry of the current period that may belong to a session on or after
+    /// `recentSince` (nil until a session was asked for).
+    var recent: [JournalEntry] = []
+    var recentSince: SessionDate?
+    var usedAt: ContinuousClock.Instant
+
+    var state: PortfolioState { PortfolioState(portfolio: record, book: book, realizedPnL: realizedPnL) }
+}
+
+/// The one writer of cash and positions in this process, and the memory that portfolio reads come
+/// from.
+///
+/// Commands queue up; a batch takes whatever arrived while the previous batch was being written
+/// (at most ``maxBatch``; a lone command goes at once), executes each through the core's engine
+/// against the portfolios' current state, writes the effects of the whole batch in one database
+/// transaction and only then answers each command. A rejected command rejects only itself. The
+/// state in memory changes only after its transaction committed, so a read never sees a change
+/// that could still be lost.
+///
+/// When other instances may write the same database (PostgreSQL), each batch's update of a
+/// portfolio row is guarded by the version the batch started from, a batch that finds a
+/// portfolio moved re-executes on the new state, and a read first asks the database for the
+/// portfolio's version (one small query instead of the portfolio, its positions and its journal),
+/// reading the rest again only when it moved.
+actor Ledger {
+    static let maxBatch = 512
+
+    /// Most portfolios kept in memory; the least recently used go first.
+    let capacity: Int
+
+    typealias Delivery = @Sendable (Result<LedgerResult, any Error>) -> Void
+    private var queue: [(command: LedgerCommand, deliver: Delivery)] = []
+    private var draining = false
+    /// Batches written (committed) since the start, and the commands they carried.
+    private(set) var batchesWritten = 0
+    private(set) var commandsWritten = 0
+    private var portfolios: [PortfolioID: LedgerPortfolio] = [:]
+    private var loads: [PortfolioID: Task<LedgerPortfolio?, any Error>] = [:]
+    /// Bumped when a portfolio is dropped, so that a load started before does not bring back what it read.
+    private var epochs: [PortfolioID: Int] = [:]
+    private var owners: [UserID: [PortfolioID]] = [:]
+
+    init(capacity: Int = 250_000) {
+        self.capacity = capacity
+    }
+
+    // MARK: Commands
+
+    /// Queues `command`, and answers once the batch it went in committed.
+    func submit(_ command: LedgerCommand, store: BullpenStore) async throws -> LedgerResult {
+        try await withCheckedThrowingContinuation { answer in
+            enqueue(command, store: store) { answer.resume(with: $0) }
+        }
+    }
+
+    /// Queues `commands` together (they go in one batch, in this order, when there are at most
+    /// ``maxBatch``), and answers each once written.
+    func submit(_ commands: [LedgerCommand], store: BullpenStore) async -> [Result<LedgerResult, any Error>] {
+        let collected = Collected(count: commands.count)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            guard !commands.isEmpty else { return done.resume() }
+            for (index, command) in commands.enumerated() {
+                enqueue(command, store: store) { result in
+                    if collected.set(index, result) { done.resume() }
+                }
+            }
+        }
+        return collected.results
+    }
+
+    private func enqueue(_ command: LedgerCommand, store: BullpenStore, deliver: @escaping Delivery) {
+        queue.append((command, deliver))
+        if !draining {
+            draining = true
+            Task { await self.drain(store: store) }
+        }
+    }
+
+    private func drain(store: BullpenStore) async {
+        while !queue.isEmpty {
+            let batch = Array(queue.prefix(Self.maxBatch))
+            queue.removeFirst(batch.count)
+            let results = await run(batch.map(\.command), store: store)
+            for (item, result) in zip(batch, results) { item.deliver(result) }
+        }
+        draining = false
+    }
+
+    /// Executes and writes one batch, starting over (on fresh state) when another instance moved
+    /// a portfolio or the database asks to retry.
+    private func run(_ commands: [LedgerCommand], store: BullpenStore) async -> [Result<LedgerResult, any Error>] {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var current: [PortfolioID: LedgerPortfolio] = [:]
+            var plan: BatchPlan
+            do {
+                for id in Set(commands.map(\.portfolio)) {
+                    if let portfolio = try await loaded(id, store: store, fresh: false) { current[id] = portfolio }
+                }
+                let lookups = try await store.batchLookups(for: commands)
+                // Whole milliseconds: what the database keeps of a time, so that the orders in
+                // memory equal the orders read back.
+                let now = Date(timeIntervalSince1970: (store.time.now().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+                plan = BatchPlan(portfolios: current, lookups: lookups, now: now, ids: store.ids)
+                for command in commands { plan.execute(command) }
+                try await store.write(plan)
+            } catch let conflict as BatchConflict {
+                conflict.portfolios.forEach(drop)
+                if attempt < 40 { continue }
+                return commands.map { _ in .failure(StoreError.contention) }
+            } catch where BullpenStore.isTransient(error) || BullpenStore.isConstraintFailure(error) {
+                if attempt < 40 {
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 + attempt * 3))))
+                    continue
+                }
+                return commands.map { _ in .failure(StoreError.contention) }
+            } catch {
+                return commands.map { _ in .failure(error) }
+            }
+            if !plan.touched.isEmpty {
+                batchesWritten += 1
+                commandsWritten += commands.count
+            }
+            let now = ContinuousClock.now
+            for (id, var portfolio) in plan.portfolios where plan.touched.contains(id) {
+                portfolio.usedAt = now
+                portfolios[id] = portfolio
+            }
+            return plan.results
+        }
+    }
+
+    // MARK: Reads
+
+    /// The portfolio's state if `owner` owns it.
+    func state(of id: PortfolioID, owner: UserID, store: BullpenStore) async throws -> PortfolioState {
+        try owned(try await loaded(id, store: store, fresh: true), by: owner).state
+    }
+
+    /// The owner's portfolios, oldest first.
+    func portfolios(of owner: UserID, store: BullpenStore) async throws -> [PortfolioRecord] {
+        let ids: [PortfolioID]
+        if let index = owners[owner], !store.hasOtherWriters {
+            ids = index
+        } else {
+            ids = try await store.portfolioIDs(owner: owner)
+            owners[owner] = ids
+        }
+        var records: [PortfolioRecord] = []
+        for id in ids {
+            if let portfolio = try await loaded(id, store: store, fresh: true), portfolio.record.ownerID == owner {
+                records.append(portfolio.record)
+            }
+        }
+        return records
+    }
+
+    /// The portfolio's state with the current period's journal entries that may belong to
+    /// `session` (see ``SessionTrades``).
+    func sessionState(of id: PortfolioID, owner: UserID, session: SessionDate,
+                      store: BullpenStore) async throws -> (state: PortfolioState, journal: [JournalEntry]) {
+        var portfolio = try owned(try await loaded(id, store: store, fresh: true), by: owner)
+        if let since = portfolio.recentSince, since <= session {
+            if since < session {
+                portfolio.recent = portfolio.recent.filter { SessionTrades.mayBelong($0, to: session) }
+                portfolio.recentSince = session
+                keep(portfolio)
+            }
+            return (portfolio.state, portfolio.recent.filter { SessionTrades.mayBelong($0, to: session) })
+        }
+        let epoch = epochs[id, default: 0]
+        let entries = try await store.sessionJournal(of: portfolio.record, session: session)
+        // Keep them only if nothing was written meanwhile (they would miss it).
+        if epochs[id, default: 0] == epoch, var now = portfolios[id], now.journalSequence == portfolio.journalSequence,
+           now.record.period == portfolio.record.period {
+            now.recent = entries
+            now.recentSince = session
+            keep(now)
+        }
+        return (portfolio.state, entries)
+    }
+
+    /// Forgets a portfolio (renamed, deleted, or its owner gone): the next use reads it again.
+    func drop(_ id: PortfolioID) {
+        portfolios[id] = nil
+        epochs[id, default: 0] += 1
+    }
+
+    /// Forgets which portfolios `owner` has (one was created, renamed or deleted).
+    func dropOwner(_ owner: UserID) {
+        owners[owner] = nil
+    }
+
+    /// How many portfolios are held in memory.
+    var loadedCount: Int { portfolios.count }
+
+    // MARK: Memory
+
+    private func owned(_ portfolio: LedgerPortfolio?, by owner: UserID) throws -> LedgerPortfolio {
+        guard let portfolio, portfolio.record.ownerID == owner else { throw StoreError.notFound("Portfolio") }
+        return portfolio
+    }
+
+    /// The portfolio from memory, or read from the database on first use (and, with `fresh`, when
+    /// another writer moved it). Nil when it does not exist.
+    private func loaded(_ id: PortfolioID, store: BullpenStore, fresh: Bool) async throws -> LedgerPortfolio? {
+        if var portfolio = portfolios[id] {
+            var current = true
+            if fresh && store.hasOtherWriters {
+                let version = try await store.portfolioVersion(id)
+                current = version == portfolio.record.version
+                if let held = portfolios[id] { portfolio = held }
+            }
+            if current {
+                portfolio.usedAt = .now
+                portfolios[id] = portfolio
+                return portfolio
+            }
+        }
+        if let load = loads[id] { return try await load.value }
+        let epoch = epochs[id, default: 0]
+        let load = Task { try await store.loadLedgerPortfolio(id) }
+        loads[id] = load
+        defer { loads[id] = nil }
+        let read = try await load.value
+        guard var read else { return nil }
+        if epochs[id, default: 0] == epoch, (portfolios[id]?.record.version ?? .min) <= read.record.version {
+            if let held = portfolios[id], held.record.version == read.record.version {
+                read.recent = held.recent
+                read.recentSince = held.recentSince
+            }
+            keep(read)
+        }
+        return portfolios[id] ?? read
+    }
+
+    private func keep(_ portfolio: LedgerPortfolio) {
+        portfolios[portfolio.record.id] = portfolio
+        if portfolios.count > capacity { evictLeastRecentlyUsed() }
+    }
+
+    /// Drops the least recently used tenth of the portfolios held.
+    private func evictLeastRecentlyUsed() {
+        let victims = portfolios.values.sorted { $0.usedAt < $1.usedAt }.prefix(max(1, capacity / 10))
+        for victim in victims { drop(victim.record.id) }
+    }
+}
+
+/// Thrown inside a batch's transaction when portfolios moved since they were read (another
+/// instance wrote them): the batch starts over after reading them again.
+struct BatchConflict: Error {
+    var portfolios: [PortfolioID]
+}
+
+/// The results of commands submitted together, filled in as their batches commit.
+private final class Collected: Sendable {
+    private let slots: Mutex<(results: [Result<LedgerResult, any Error>?], missing: Int)>
+
+    init(count: Int) {
+        slots = Mutex((Array(repeating: nil, count: count), count))
+    }
+
+    /// Records one result; true when it was the last one missing.
+    func set(_ index: Int, _ result: Result<LedgerResult, any Error>) -> Bool {
+        slots.withLock { slots in
+            slots.results[index] = result
+            slots.missing -= 1
+            return slots.missing == 0
+        }
+    }
+
+    var results: [Result<LedgerResult, any Error>] {
+        slots.withLock { $0.results.map { $0 ?? .failure(StoreError.unavailable) } }
+    }
+}

@@ -1,0 +1,209 @@
+import BullpenCore
+import FluentKit
+import Foundation
+import SQLKit
+import Synchronization
+import Testing
+@testable import BullpenStore
+
+/// The one writer: batches written in one transaction, rejections that reject only themselves,
+/// reads from memory, durable settings.
+@Suite("Ledger")
+struct LedgerTests {
+    static func order(_ side: OrderSide, _ quantity: Int64, _ symbol: String, at price: String, in portfolio: PortfolioID,
+                      owner: UserID, clientOrderID: String? = nil, key: String? = nil, hash: String = "h") -> LedgerCommand {
+        let request = OrderRequest(symbol: Symbol(symbol)!, side: side, quantity: quantity, clientOrderID: clientOrderID)
+        return .order(.at(request, price), portfolio: portfolio, owner: owner,
+                      idempotency: key.map { IdempotencyClaim(key: $0, requestHash: hash) })
+    }
+
+    /// One batch with accepted and rejected orders commits exactly the accepted ones.
+    @Test(arguments: TestDatabases.kinds)
+    func aMixedBatchCommitsExactlyTheAcceptedOrders(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, _) = try await store.makeUser()
+            let (stranger, theirs) = try await store.makeUser()
+            let tight = try await store.createPortfolio(owner: user.id, name: "Tight", startingCash: Money(dollars: 1_000))
+            let id = tight.id, me = user.id
+            let before = await store.ledger.batchesWritten
+            let results = await store.ledger.submit([
+                Self.order(.buy, 5, "MSFT", at: "10", in: id, owner: me),                      // $50
+                Self.order(.buy, 200, "MSFT", at: "10", in: id, owner: me),                    // $2,000: too much
+                Self.order(.sell, 10, "KO", at: "50", in: id, owner: me),                      // none held
+                Self.order(.buy, 3, "KO", at: "50", in: id, owner: me),                        // $150
+                Self.order(.buy, 1, "MSFT", at: "10", in: id, owner: me, clientOrderID: "dup"), // $10
+                Self.order(.buy, 1, "MSFT", at: "10", in: id, owner: me, clientOrderID: "dup"), // same id again
+                Self.order(.buy, 1, "MSFT", at: "10", in: theirs.id, owner: me),               // not mine
+                Self.order(.buy, 1, "KO", at: "50", in: id, owner: me, key: "k"),              // $50
+                Self.order(.buy, 1, "KO", at: "50", in: id, owner: me, key: "k"),              // a retry: replays
+                Self.order(.buy, 2, "KO", at: "50", in: id, owner: me, key: "k", hash: "other"), // the key reused
+                Self.order(.sell, 8, "KO", at: "50", in: id, owner: me),                       // only 4 held
+                Self.order(.sell, 2, "MSFT", at: "12", in: id, owner: me),                     // +$24
+            ], store: store)
+            #expect(await store.ledger.batchesWritten == before + 1, "twelve commands, one transaction")
+
+            func outcome(_ result: Result<LedgerResult, any Error>) -> String {
+                switch result {
+                case .success(.executed): "executed"
+                case .success(.replayed): "replayed"
+                case .success: "other"
+                case .failure(let rejection as OrderRejection): rejection.code
+                case .failure(let error as StoreError): error.code
+                case .failure(let error): "\(error)"
+                }
+            }
+            #expect(results.map(outcome) == [
+                "executed", "insufficient_funds", "insufficient_shares", "executed", "executed",
+                "duplicate_client_order_id", "not_found", "executed", "replayed", "idempotency_key_reused",
+                "insufficient_shares", "executed",
+            ])
+            if case .success(.executed(let first, _)) = results[7], case .success(.replayed(let retry)) = results[8] {
+                #expect(retry.id == first.id)
+            } else {
+                Issue.record("the retry must replay the first order")
+            }
+
+            let expectedCash = Money(dollars: 1_000 - 50 - 150 - 10 - 50 + 24)
+            let stored = try await store.orders(of: id, owner: me, limit: 50, cursor: nil).items
+            #expect(stored.count == 5, "the five accepted orders, nothing else")
+            await store.ledger.drop(id)  // read back what the database holds
+            let state = try await store.state(of: id, owner: me)
+            #expect(state.book.cash == expectedCash)
+            #expect(state.book.quantity(of: Symbol("MSFT")!) == 4)
+            #expect(state.book.quantity(of: Symbol("KO")!) == 4)
+            try await store.expectBalancedBooks(id, owner: me, prices: ["MSFT": "12", "KO": "50"])
+            #expect(try await store.orders(of: theirs.id, owner: stranger.id, limit: 5, cursor: nil).items.isEmpty)
+        }
+    }
+
+    /// Once loaded, a portfolio is read from memory: on SQLite (this process its only writer) a
+    /// change made behind the ledger's back is not seen, which shows no query was made.
+    @Test
+    func readsComeFromMemoryOnceLoaded() async throws {
+        try await TestDatabases.withStore(.sqlite) { store, _ in
+            let (user, main) = try await store.makeUser()
+            try await store.trade(.buy, 2, "MSFT", at: "10", in: main.id, owner: user.id)
+            try await store.sql(store.db).update("portfolios").set("cash_cents", to: 1).where("id", .equal, main.id.uuid).run()
+            #expect(try await store.state(of: main.id, owner: user.id).book.cash == Money(dollars: 100_000 - 20))
+            #expect(try await store.portfolios(owner: user.id).map(\.cash) == [Money(dollars: 100_000 - 20)])
+            await store.ledger.drop(main.id)
+            #expect(try await store.state(of: main.id, owner: user.id).book.cash == Money(cents: 1))
+        }
+    }
+
+    /// With other writers (PostgreSQL, or stores sharing a file), a read sees what another
+    /// instance wrote.
+    @Test(arguments: TestDatabases.kinds)
+    func anotherInstancesWriteIsSeenByTheNextRead(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, openAnother in
+            let other = try openAnother()
+            let (user, main) = try await store.makeUser()
+            #expect(try await store.state(of: main.id, owner: user.id).book.cash == Money(dollars: 100_000))
+            try await other.trade(.buy, 3, "MSFT", at: "10", in: main.id, owner: user.id)
+            #expect(try await store.state(of: main.id, owner: user.id).book.quantity(of: Symbol("MSFT")!) == 3)
+            try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id)
+            #expect(try await other.state(of: main.id, owner: user.id).book.quantity(of: Symbol("MSFT")!) == 4)
+            try await store.expectBalancedBooks(main.id, owner: user.id, prices: ["MSFT": "10"])
+        }
+    }
+
+    /// SQLite commits are durable: WAL with `synchronous=FULL` on the writer's connection, which
+    /// sleeps (not spins) while another process holds the lock.
+    @Test
+    func sqliteWritesAreDurable() async throws {
+        try await TestDatabases.withStore(.sqlite) { store, _ in
+            let (user, main) = try await store.makeUser()
+            try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id)
+            let settings = try await store.writer.withConnection { connection in
+                let sql = store.sql(connection)
+                let mode = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
+                let sync = try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
+                let timeout = try await sql.raw("PRAGMA busy_timeout").first()?.decode(column: "timeout", as: Int.self)
+                return (mode, sync, timeout)
+            }
+            #expect(settings.0 == "wal")
+            #expect(settings.1 == 2, "2 is FULL: the WAL is synced at every commit")
+            #expect(settings.2 == BullpenStore.busyTimeoutMilliseconds)
+        }
+    }
+
+    /// Several stores in one process (as the test suites are) write at once: account, session,
+    /// watchlist and portfolio writes beside ledger batches. They share the process's few blocking
+    /// threads; with two connections per file competing for its write lock, a connection waiting
+    /// for the lock held a thread while the holder waited for one, and everything stalled.
+    @Test
+    func concurrentWritesOnSeveralSQLiteStoresNeverStall() async throws {
+        let finished = try await Self.finishes(within: .seconds(120)) {
+            try await withThrowingTaskGroup(of: Void.self) { stores in
+                for _ in 0..<4 {
+                    stores.addTask {
+                        try await TestDatabases.withStore(.sqlite) { store, _ in
+                            let (user, main) = try await store.makeUser()
+                            try await withThrowingTaskGroup(of: Void.self) { writes in
+                                for i in 0..<30 {
+                                    writes.addTask {
+                                        switch i % 4 {
+                                        case 0: _ = try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id)
+                                        case 1: _ = try await store.makeUser()
+                                        case 2: _ = try await store.createWatchlist(owner: user.id, name: "list \(i)")
+                                        default:
+                                            let session = try await store.createSession(for: user.id, refreshTokenHash: "hash-\(i)")
+                                            try await store.revokeSession(session, reason: "test")
+                                        }
+                                    }
+                                }
+                                try await writes.waitForAll()
+                            }
+                            let state = try await store.state(of: main.id, owner: user.id)
+                            #expect(state.book.positions[Symbol("MSFT")!]?.quantity == 8)
+                            try await store.expectBalancedBooks(main.id, owner: user.id, prices: ["MSFT": "10"])
+                        }
+                    }
+                }
+                try await stores.waitForAll()
+            }
+        }
+        #expect(finished, "the writes stalled")
+    }
+
+    /// Whether `work` finished within `limit` (a stalled `work` is left behind, not awaited).
+    static func finishes(within limit: Duration, _ work: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+        let outcome = Mutex<Result<Bool, any Error>?>(nil)
+        let settle: @Sendable (Result<Bool, any Error>, CheckedContinuation<Bool, any Error>) -> Void = { result, answer in
+            let first = outcome.withLock { slot -> Bool in
+                guard slot == nil else { return false }
+                slot = result
+                return true
+            }
+            if first { answer.resume(with: result) }
+        }
+        return try await withCheckedThrowingContinuation { answer in
+            Task {
+                do { try await work(); settle(.success(true), answer) } catch { settle(.failure(error), answer) }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                settle(.success(false), answer)
+            }
+        }
+    }
+
+    /// Memory stays bounded: past its capacity the ledger forgets the least recently used
+    /// portfolios, and reads them again when asked.
+    @Test
+    func theLedgerForgetsTheLeastRecentlyUsed() async throws {
+        try await TestDatabases.withStore(.sqlite) { store, _ in
+            let ledger = Ledger(capacity: 10)
+            var owned: [(UserID, PortfolioID)] = []
+            for i in 0..<25 {
+                let (user, main) = try await store.makeUser("player\(i)")
+                owned.append((user.id, main.id))
+            }
+            for (user, id) in owned { _ = try await ledger.state(of: id, owner: user, store: store) }
+            #expect(await ledger.loadedCount <= 10)
+            for (user, id) in owned {
+                #expect(try await ledger.state(of: id, owner: user, store: store).book.cash == Money(dollars: 100_000))
+            }
+        }
+    }
+}

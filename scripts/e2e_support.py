@@ -1,0 +1,130 @@
+"""What the end-to-end scripts share: starting the real `bullpen` binary, calling its API, and
+exact decimal arithmetic on the amounts it returns (strings, never floats)."""
+import json
+import os
+import re
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from decimal import Decimal
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.path.join(ROOT, ".build", "debug", "bullpen")
+
+
+def pack_directory():
+    pack = os.environ.get("BULLPEN_MARKET_DATA") or os.path.join(ROOT, "..", "shared", "market-data")
+    return pack if os.path.exists(os.path.join(pack, "universe.csv")) else None
+
+
+class Server:
+    """One `bullpen serve` process; `url` once it printed where it listens."""
+
+    def __init__(self, data_dir, env=None, log=None):
+        self.data_dir, self.extra_env = data_dir, env or {}
+        self.log_path = log or os.path.join(data_dir, "server.log")
+        self.process, self.url = None, None
+
+    def start(self):
+        os.makedirs(self.data_dir, exist_ok=True)
+        env = dict(os.environ, BULLPEN_BCRYPT_COST="4", LOG_LEVEL="error", BULLPEN_MARKET_DATA=pack_directory() or "")
+        env.update(self.extra_env)
+        self.log = open(self.log_path, "a")
+        offset = os.path.getsize(self.log_path)
+        self.process = subprocess.Popen([BINARY, "serve", "--port", "0", "--data-dir", self.data_dir],
+                                        stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with open(self.log_path) as f:
+                f.seek(offset)
+                found = re.findall(r"Bullpen listening on (http://[0-9.:]+)", f.read())
+            if found:
+                self.url = found[-1]
+                return self
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start: " + open(self.log_path).read()[-2000:])
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process = None
+
+
+def call(base, method, path, token=None, body=None, headers=None, timeout=30):
+    """(status, parsed JSON or None); connection failures raise."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method)
+    request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", "Bearer " + token)
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            raw = response.read()
+            return response.status, json.loads(raw) if raw else None
+    except urllib.error.HTTPError as error:
+        raw = error.read()
+        try:
+            return error.code, json.loads(raw) if raw else None
+        except ValueError:
+            return error.code, None
+
+
+def register(base, name):
+    status, auth = call(base, "POST", "/api/v1/auth/register", body={"username": name, "password": "correct horse battery " + str(len(name)) + "x"})
+    assert status == 201, (status, auth)
+    token = auth["tokens"]["accessToken"]
+    status, listing = call(base, "GET", "/api/v1/portfolios", token)
+    assert status == 200, (status, listing)
+    return token, listing["portfolios"][0]["id"]
+
+
+def all_orders(base, token, portfolio):
+    """Every order of the portfolio, through the cursor pages."""
+    orders, cursor = [], None
+    while True:
+        path = f"/api/v1/portfolios/{portfolio}/orders?limit=200" + (f"&cursor={cursor}" if cursor else "")
+        status, page = call(base, "GET", path, token)
+        assert status == 200, (status, page)
+        orders += page["orders"]
+        cursor = page.get("nextCursor")
+        if not cursor:
+            return orders
+
+
+def check_books(base, token, portfolio, orders, starting_cash):
+    """The portfolio's cash and positions are exactly what its orders moved; returns problems."""
+    problems = []
+    status, summary = call(base, "GET", f"/api/v1/portfolios/{portfolio}", token)
+    assert status == 200, (status, summary)
+    status, positions = call(base, "GET", f"/api/v1/portfolios/{portfolio}/positions", token)
+    assert status == 200, (status, positions)
+    cash = Decimal(starting_cash) + sum(Decimal(o["cashDelta"]) for o in orders)
+    if Decimal(summary["cash"]) != cash:
+        problems.append(f"cash {summary['cash']} but the orders say {cash}")
+    if Decimal(summary["cash"]) < 0:
+        problems.append(f"negative cash {summary['cash']}")
+    held = {}
+    for o in orders:
+        held[o["symbol"]] = held.get(o["symbol"], 0) + (o["filledQuantity"] if o["side"] == "buy" else -o["filledQuantity"])
+    shown = {p["symbol"]: int(p["quantity"]) for p in positions["positions"]}
+    expected = {s: q for s, q in held.items() if q != 0}
+    if shown != expected:
+        problems.append(f"positions {shown} but the orders say {expected}")
+    if any(q < 0 for q in shown.values()):
+        problems.append(f"negative position {shown}")
+    return problems
