@@ -41,6 +41,42 @@ struct BatchPlan: Sendable {
     /// The symbols whose position changed, per portfolio (since its reset, if any).
     var positions: [PortfolioID: Set<Symbol>] = [:]
 
+    /// The rows of the positions the batch leaves held (inserted, or updated where they exist).
+    var heldPositions: [PositionRow] {
+        positionChanges.held
+    }
+
+    /// The positions the batch emptied: their rows are deleted.
+    var emptiedPositions: [(portfolio: UUID, symbol: String)] {
+        positionChanges.emptied
+    }
+
+    private var positionChanges: (held: [PositionRow], emptied: [(portfolio: UUID, symbol: String)]) {
+        var held: [PositionRow] = [], emptied: [(portfolio: UUID, symbol: String)] = []
+        for (id, symbols) in positions.sorted(by: { $0.key.uuid.uuidString < $1.key.uuid.uuidString }) {
+            guard let portfolio = portfolios[id] else { continue }
+            for symbol in symbols.sorted() {
+                if let position = portfolio.book.positions[symbol], position.quantity != 0 {
+                    held.append(PositionRow(id: positionIDs[PositionKey(portfolio: id, symbol: symbol)] ?? UUID(),
+                                            portfolioId: id.uuid, symbol: symbol.rawValue, quantity: position.quantity,
+                                            costBasisCents: position.costBasis.cents, updatedAt: portfolio.record.updatedAt))
+                } else {
+                    emptied.append((id.uuid, symbol.rawValue))
+                }
+            }
+        }
+        return (held, emptied)
+    }
+
+    private struct PositionKey: Hashable, Sendable {
+        var portfolio: PortfolioID
+        var symbol: Symbol
+    }
+
+    /// The id a position row gets if it is new (an existing row keeps its own), made when the
+    /// position first changed in the batch.
+    private var positionIDs: [PositionKey: UUID] = [:]
+
     private let lookups: BatchLookups
     private let now: Date
     private let ids: any IDSource
@@ -121,10 +157,13 @@ struct BatchPlan: Sendable {
         portfolio.record.updatedAt = now
         portfolio.realizedPnL += fill.realizedPnL
         portfolio.journalSequence = sequence
+        portfolios[id] = nil   // so that appending to the local copy's journal copies nothing more
         if portfolio.recentSince != nil { portfolio.recent.append(entry) }
         portfolios[id] = portfolio
         touched.insert(id)
         positions[id, default: []].insert(fill.symbol)
+        let position = PositionKey(portfolio: id, symbol: fill.symbol)
+        if positionIDs[position] == nil { positionIDs[position] = ids.makeUUID() }
 
         let record = try order.record()
         if let claim {

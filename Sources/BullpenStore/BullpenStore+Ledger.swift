@@ -93,6 +93,7 @@ extension BullpenStore {
     /// - Throws: ``BatchConflict`` naming the portfolios another writer moved (nothing is written).
     func write(_ plan: BatchPlan) async throws {
         guard !plan.touched.isEmpty else { return }
+        if let batchWriter = try batchWriter() { return try await batchWriter.write(plan) }
         try await writeTransaction { db in try await self.writeRows(plan, on: db) }
     }
 
@@ -154,19 +155,7 @@ extension BullpenStore {
 
     /// Each changed position's final state: deleted at zero, inserted or updated otherwise.
     private func savePositions(_ plan: BatchPlan, on sql: any SQLDatabase) async throws {
-        var emptied: [(UUID, String)] = [], held: [PositionRow] = []
-        for (id, symbols) in plan.positions {
-            guard let book = plan.portfolios[id]?.book else { continue }
-            for symbol in symbols {
-                if let position = book.positions[symbol], position.quantity != 0 {
-                    held.append(PositionRow(id: ids.makeUUID(), portfolioId: id.uuid, symbol: symbol.rawValue,
-                                            quantity: position.quantity, costBasisCents: position.costBasis.cents,
-                                            updatedAt: plan.portfolios[id]?.record.updatedAt ?? time.now()))
-                } else {
-                    emptied.append((id.uuid, symbol.rawValue))
-                }
-            }
-        }
+        let emptied = plan.emptiedPositions
         if !emptied.isEmpty {
             try await sql.delete(from: "positions").where(group: { any in
                 for (portfolio, symbol) in emptied {
@@ -175,7 +164,7 @@ extension BullpenStore {
                 return any
             }).run()
         }
-        try await insert(held, into: "positions", on: sql) { insert in
+        try await insert(plan.heldPositions, into: "positions", on: sql) { insert in
             insert.onConflict(with: ["portfolio_id", "symbol"]) { update in
                 update.set(excludedValueOf: "quantity").set(excludedValueOf: "cost_basis_cents").set(excludedValueOf: "updated_at")
             }

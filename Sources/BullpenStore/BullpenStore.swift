@@ -51,6 +51,8 @@ public final class BullpenStore: Sendable {
     /// The event loop whose connection the writes use.
     private let writerLoop: any EventLoop
     private let otherWriters: Atomic<Bool>
+    /// The ledger's writer on SQLite, opened at the first batch; `closed` once the store shut down.
+    private let sqliteBatchWriter = Mutex<(writer: SQLiteBatchWriter?, closed: Bool)>((nil, false))
 
     /// Whether other processes may write this database: then a read asks for the portfolio's
     /// version before answering from memory. True for PostgreSQL; for a SQLite file this process
@@ -183,7 +185,24 @@ public final class BullpenStore: Sendable {
 
     /// Closes every connection. Call once, last.
     public func shutdown() async {
+        let writer = sqliteBatchWriter.withLock { state in
+            defer { state = (nil, true) }
+            return state.writer
+        }
+        await writer?.close()
         await databases.shutdownAsync()
+    }
+
+    /// The ledger's SQLite writer (nil on PostgreSQL, where batches go through Fluent's pool).
+    func batchWriter() throws -> SQLiteBatchWriter? {
+        guard case .sqlite(let path) = backend else { return nil }
+        return try sqliteBatchWriter.withLock { state in
+            guard !state.closed else { throw StoreError.unavailable }
+            if let writer = state.writer { return writer }
+            let writer = try SQLiteBatchWriter(path: path)
+            state.writer = writer
+            return writer
+        }
     }
 
     // MARK: - Helpers shared by the store's extensions
@@ -216,6 +235,7 @@ public final class BullpenStore: Sendable {
 
     static func isTransient(_ error: any Error) -> Bool {
         if error is VersionConflict { return true }
+        if let error = error as? SQLiteWriteError { return error.isBusy }
         if let error = error as? SQLiteError {
             switch error.reason {
             case .busy, .locked, .busyInSnapshot, .busyTimeout, .busyInRecovery: return true
@@ -229,7 +249,8 @@ public final class BullpenStore: Sendable {
     }
 
     static func isConstraintFailure(_ error: any Error) -> Bool {
-        (error as? any DatabaseError)?.isConstraintFailure ?? false
+        if let error = error as? SQLiteWriteError { return error.isConstraintFailure }
+        return (error as? any DatabaseError)?.isConstraintFailure ?? false
     }
 }
 

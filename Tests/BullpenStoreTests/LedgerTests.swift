@@ -124,6 +124,11 @@ struct LedgerTests {
             #expect(settings.0 == "wal")
             #expect(settings.1 == 2, "2 is FULL: the WAL is synced at every commit")
             #expect(settings.2 == BullpenStore.busyTimeoutMilliseconds)
+            // The ledger's batches go through a connection of their own, set up the same way.
+            let batches = try #require(try store.batchWriter())
+            #expect(try await batches.pragma("synchronous") == 2)
+            #expect(try await batches.pragma("busy_timeout") == Int64(BullpenStore.busyTimeoutMilliseconds))
+            #expect(try await batches.pragma("foreign_keys") == 1)
         }
     }
 

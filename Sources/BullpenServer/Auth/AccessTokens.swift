@@ -1,6 +1,7 @@
 import BullpenCore
 import Crypto
 import Foundation
+import Synchronization
 
 /// Access tokens: compact JWTs signed with HMAC-SHA256. Only `HS256` is accepted (the algorithm
 /// is pinned, never read from the token), and `exp` is always checked.
@@ -21,6 +22,10 @@ struct AccessTokens: Sendable {
     private let secret: Data
     private var key: SymmetricKey { SymmetricKey(data: secret) }
     private let time: any TimeSource
+    /// Tokens whose signature was checked, with their claims: a client sends the same token for
+    /// its whole lifetime, and checking it again each time (two base64 and two JSON decodes and
+    /// an HMAC) was the largest cost of a request. Expiry is checked at every use.
+    private let verified = VerifiedTokens()
 
     init(secret: Data, time: any TimeSource) {
         self.secret = secret
@@ -43,6 +48,12 @@ struct AccessTokens: Sendable {
 
     /// Verifies signature, algorithm, issuer and expiry; returns the claims.
     func verify(_ token: String) throws(Failure) -> Claims {
+        let claims = try verified.claims(of: token) { token throws(Failure) in try checkSignature(token) }
+        guard Int64(time.now().timeIntervalSince1970) < claims.exp else { throw .expired }
+        return claims
+    }
+
+    private func checkSignature(_ token: String) throws(Failure) -> Claims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerData = Self.decodeBase64URL(parts[0]),
               let header = try? JSONDecoder().decode([String: String].self, from: headerData),
@@ -56,7 +67,6 @@ struct AccessTokens: Sendable {
         }
         guard let claims = try? JSONDecoder().decode(Claims.self, from: payload) else { throw .malformed }
         guard claims.iss == Self.issuer else { throw .wrongIssuer }
-        guard Int64(time.now().timeIntervalSince1970) < claims.exp else { throw .expired }
         return claims
     }
 
@@ -69,6 +79,24 @@ struct AccessTokens: Sendable {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64)
+    }
+}
+
+/// The claims of tokens whose signature checked out, at most ``capacity`` (forgotten all at once
+/// when full: a token is checked again on its next use).
+final class VerifiedTokens: Sendable {
+    static let capacity = 50_000
+    private let claims = Mutex<[String: AccessTokens.Claims]>([:])
+
+    func claims(of token: String,
+                checking check: (String) throws(AccessTokens.Failure) -> AccessTokens.Claims) throws(AccessTokens.Failure) -> AccessTokens.Claims {
+        if let known = claims.withLock({ $0[token] }) { return known }
+        let checked = try check(token)
+        claims.withLock { claims in
+            if claims.count >= Self.capacity { claims.removeAll(keepingCapacity: true) }
+            claims[token] = checked
+        }
+        return checked
     }
 }
 

@@ -1,0 +1,303 @@
+import BullpenCore
+import Foundation
+import NIOPosix
+import Synchronization
+import VaporCSQLite
+
+/// The ledger's writer on SQLite: a connection of its own, on a thread of its own, that writes a
+/// whole batch in one call: `BEGIN IMMEDIATE`, one prepared statement per kind of row (prepared
+/// once, bound and stepped per row), `COMMIT`. Through Fluent each statement of a batch was a trip
+/// from the task to the blocking pool and back (nine of them for a lone order, most of its
+/// latency), and every row went through two generic encoders.
+///
+/// It is the same SQLite library Fluent uses (two copies of SQLite in one process would break
+/// each other's file locks). The connection is durable (`synchronous=FULL` in WAL mode), waits
+/// for another connection's lock by sleeping (`busy_timeout`), and enforces foreign keys like
+/// Fluent's connections. It never waits for anything while it holds the write lock: the lock is
+/// taken and released inside one call on its own thread.
+final class SQLiteBatchWriter: @unchecked Sendable {
+    // @unchecked: `handle` and `statements` are only touched on `thread`, one call at a time
+    // (the ledger writes one batch at a time), and at `close()` after the last write.
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+    private let thread: NIOThreadPool
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+        guard opened == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory"
+            if let handle { sqlite_nio_sqlite3_close_v2(handle) }
+            throw SQLiteWriteError(code: opened, message: message)
+        }
+        self.handle = handle
+        thread = NIOThreadPool(numberOfThreads: 1)
+        do {
+            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
+                           "PRAGMA busy_timeout=\(BullpenStore.busyTimeoutMilliseconds)", "PRAGMA foreign_keys=ON"] {
+                try execute(pragma)
+            }
+        } catch {
+            sqlite_nio_sqlite3_close_v2(handle)
+            throw error
+        }
+        thread.start()
+    }
+
+    /// Finalizes the statements and closes the connection. Call once, after the last write.
+    func close() async {
+        try? await thread.shutdownGracefully()
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        statements = [:]
+        sqlite_nio_sqlite3_close_v2(handle)
+    }
+
+    /// The value of a pragma on this connection (for tests).
+    func pragma(_ name: String) async throws -> Int64? {
+        try await thread.runIfActive {
+            let statement = try self.statement("PRAGMA \(name)")
+            defer { sqlite_nio_sqlite3_reset(statement) }
+            guard try self.step(statement) else { return nil }
+            return sqlite_nio_sqlite3_column_int64(statement, 0)
+        }
+    }
+
+    /// Writes `plan` in one transaction.
+    /// - Throws: ``BatchConflict`` naming the portfolios whose version moved (nothing is written).
+    func write(_ plan: BatchPlan) async throws {
+        try await thread.runIfActive { try self.writeNow(plan) }
+    }
+
+    private func writeNow(_ plan: BatchPlan) throws {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            try writeRows(plan)
+            try execute("COMMIT")
+        } catch {
+            if sqlite_nio_sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func writeRows(_ plan: BatchPlan) throws {
+        var moved: [PortfolioID] = []
+        let update = try statement("""
+            UPDATE "portfolios" SET "cash_cents" = ?1, "realized_pnl_cents" = ?2, "period" = ?3, "version" = ?4,
+            "journal_sequence" = ?5, "updated_at" = ?6 WHERE "id" = ?7 AND "version" = ?8
+            """)
+        for id in plan.touched.sorted(by: { $0.uuid.uuidString < $1.uuid.uuidString }) {
+            guard let portfolio = plan.portfolios[id], let version = plan.startVersions[id] else { continue }
+            try run(update, [.integer(portfolio.book.cash.cents), .integer(portfolio.realizedPnL.cents),
+                             .integer(Int64(portfolio.record.period)), .integer(portfolio.record.version),
+                             .integer(portfolio.journalSequence), .real(portfolio.record.updatedAt.timeIntervalSince1970),
+                             .text(id.uuid.uuidString), .integer(version)])
+            if sqlite_nio_sqlite3_changes(handle) != 1 { moved.append(id) }
+        }
+        guard moved.isEmpty else { throw BatchConflict(portfolios: moved) }
+
+        try insert(plan.periods, into: "portfolio_periods")
+        try insert(plan.orders, into: "orders")
+        try insert(plan.fills, into: "fills")
+        try insert(plan.journal, into: "journal_entries")
+        try insert(plan.keys, into: "idempotency_keys")
+        if !plan.resets.isEmpty {
+            let clear = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1"#)
+            for id in plan.resets { try run(clear, [.text(id.uuid.uuidString)]) }
+        }
+        try savePositions(plan)
+    }
+
+    /// Each changed position's final state: deleted at zero, inserted or updated otherwise.
+    private func savePositions(_ plan: BatchPlan) throws {
+        let remove = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1 AND "symbol" = ?2"#)
+        for (portfolio, symbol) in plan.emptiedPositions {
+            try run(remove, [.text(portfolio.uuidString), .text(symbol)])
+        }
+        try insert(plan.heldPositions, into: "positions",
+                   suffix: #" ON CONFLICT ("portfolio_id", "symbol") DO UPDATE SET "quantity" = "excluded"."quantity", "cost_basis_cents" = "excluded"."cost_basis_cents", "updated_at" = "excluded"."updated_at""#)
+    }
+
+    /// Inserts `rows` one by one through one prepared statement (its columns are the rows' coding keys in snake case).
+    private func insert<Row: Encodable>(_ rows: [Row], into table: String, suffix: String = "") throws {
+        guard let first = rows.first else { return }
+        let columns = try SQLiteRowValues.encode(first).map(\.column)
+        let sql = "INSERT INTO \"\(table)\" (" + columns.map { "\"\($0)\"" }.joined(separator: ", ") + ") VALUES ("
+            + (1...columns.count).map { "?\($0)" }.joined(separator: ", ") + ")" + suffix
+        let statement = try statement(sql)
+        for row in rows {
+            let values = try SQLiteRowValues.encode(row)
+            guard values.map(\.column) == columns else {
+                throw SQLiteWriteError(code: SQLITE_MISUSE, message: "rows of \(table) with different columns")
+            }
+            try run(statement, values.map(\.value))
+        }
+    }
+
+    // MARK: The C API
+
+    private func statement(_ sql: String) throws -> OpaquePointer {
+        if let prepared = statements[sql] { return prepared }
+        var statement: OpaquePointer?
+        let code = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func execute(_ sql: String) throws {
+        let prepared = try statement(sql)
+        defer { sqlite_nio_sqlite3_reset(prepared) }
+        while try step(prepared) {}
+    }
+
+    /// Binds `values` to `statement` and runs it to the end.
+    private func run(_ statement: OpaquePointer, _ values: [SQLiteRowValues.Value]) throws {
+        defer {
+            sqlite_nio_sqlite3_reset(statement)
+            sqlite_nio_sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite_nio_sqlite3_bind_null(statement, index)
+            case .integer(let number): code = sqlite_nio_sqlite3_bind_int64(statement, index, number)
+            case .real(let number): code = sqlite_nio_sqlite3_bind_double(statement, index, number)
+            case .text(let text): code = sqlite_nio_sqlite3_bind_text(statement, index, text, -1, SQLiteBatchWriter.transient)
+            }
+            guard code == SQLITE_OK else { throw error(code) }
+        }
+        while try step(statement) {}
+    }
+
+    /// Steps once: true when a row is ready.
+    private func step(_ statement: OpaquePointer) throws -> Bool {
+        switch sqlite_nio_sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw error(code)
+        }
+    }
+
+    private func error(_ code: Int32) -> SQLiteWriteError {
+        let extended = sqlite_nio_sqlite3_extended_errcode(handle)
+        return SQLiteWriteError(code: extended & 0xFF == code & 0xFF ? extended : code,
+                                message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
+    }
+
+    /// SQLite copies bound text at once (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// A failure of the ledger's SQLite writer, with SQLite's (extended) result code.
+struct SQLiteWriteError: Error, CustomStringConvertible {
+    var code: Int32
+    var message: String
+
+    /// Another connection holds the lock: safe to retry.
+    var isBusy: Bool { [SQLITE_BUSY, SQLITE_LOCKED].contains(code & 0xFF) }
+    var isConstraintFailure: Bool { code & 0xFF == SQLITE_CONSTRAINT }
+    var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// The columns and values of a row as SQLite stores them through Fluent: keys in snake case,
+/// UUIDs as upper-case text, dates as seconds since 1970, booleans as 0 or 1, nil as NULL.
+enum SQLiteRowValues {
+    enum Value: Equatable {
+        case null, integer(Int64), real(Double), text(String)
+    }
+
+    static func encode(_ row: some Encodable) throws -> [(column: String, value: Value)] {
+        let encoder = RowEncoder()
+        try row.encode(to: encoder)
+        return encoder.values
+    }
+
+    /// camelCase to snake_case, remembered (a handful of column names).
+    static func column(_ key: String) -> String {
+        if let known = columns.withLock({ $0[key] }) { return known }
+        var snake = ""
+        for character in key {
+            if character.isUppercase {
+                if !snake.isEmpty { snake.append("_") }
+                snake.append(contentsOf: character.lowercased())
+            } else {
+                snake.append(character)
+            }
+        }
+        columns.withLock { $0[key] = snake }
+        return snake
+    }
+
+    private static let columns = Mutex<[String: String]>([:])
+
+    private final class RowEncoder: Encoder {
+        var values: [(column: String, value: Value)] = []
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            KeyedEncodingContainer(Container<Key>(encoder: self))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { fatalError("rows are flat") }
+        func singleValueContainer() -> any SingleValueEncodingContainer { fatalError("rows are flat") }
+    }
+
+    private struct Unsupported: Error {
+        var key: String
+    }
+
+    private struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let encoder: RowEncoder
+        var codingPath: [any CodingKey] { [] }
+
+        private func put(_ value: Value, _ key: Key) {
+            encoder.values.append((SQLiteRowValues.column(key.stringValue), value))
+        }
+
+        mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { put(.integer(value ? 1 : 0), key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { put(.text(value), key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { put(.real(value), key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { put(.integer(Int64(value)), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { put(.integer(value), key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { put(.integer(Int64(value)), key) }
+
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            switch value {
+            case let uuid as UUID: put(.text(uuid.uuidString), key)
+            case let date as Date: put(.real(date.timeIntervalSince1970), key)
+            default: throw Unsupported(key: key.stringValue)
+            }
+        }
+
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { put(.null, key) }
+        }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { put(.null, key) }
+        }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { put(.null, key) }
+        }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { put(.null, key) }
+        }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { put(.null, key) }
+        }
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { put(.null, key) }
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
+                                                           forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            fatalError("rows are flat")
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { fatalError("rows are flat") }
+        mutating func superEncoder() -> any Encoder { fatalError("rows are flat") }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { fatalError("rows are flat") }
+    }
+}
