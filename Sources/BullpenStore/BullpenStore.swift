@@ -137,17 +137,10 @@ public final class BullpenStore: Sendable {
     /// How long a SQLite write waits for another process's lock before failing with busy.
     static let busyTimeoutMilliseconds = 2_000
 
-    /// Runs `work` in a read-only transaction (one consistent snapshot) on a reader connection.
+    /// Runs `work` in a read-only transaction (one consistent snapshot) on a reader connection,
+    /// retried like ``transaction(retryConstraintFailures:_:)``.
     func readTransaction<T: Sendable>(_ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try await db.transaction { try await work($0) }
-            } catch where Self.isTransient(error) && attempt < 40 {
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 + attempt * 3))))
-            }
-        }
+        try await retrying(retryConstraintFailures: false) { try await self.db.transaction { try await work($0) } }
     }
 
     /// Brings the schema up to date (runs the migrations not yet applied), and switches SQLite to WAL.
@@ -166,7 +159,7 @@ public final class BullpenStore: Sendable {
 
     private func makeMigrator() -> Migrator {
         let migrations = Migrations()
-        migrations.add(Migrations.bullpen)
+        migrations.add(Migrations.all)
         return Migrator(databases: databases, migrations: migrations, logger: logger,
                         on: databases.eventLoopGroup.any(), migrationLogLevel: .debug)
     }
@@ -218,17 +211,29 @@ public final class BullpenStore: Sendable {
     /// winner's row and answers accordingly).
     func transaction<T: Sendable>(retryConstraintFailures: Bool = false,
                                   _ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        try await retrying(retryConstraintFailures: retryConstraintFailures) { try await self.writeTransaction(work) }
+    }
+
+    /// Most attempts at a transaction (or a ledger batch) before the store answers ``StoreError/contention``.
+    static let maxAttempts = 40
+
+    /// Waits a little, longer after each failed attempt, before the next one.
+    static func backOff(after attempt: Int) async {
+        try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 + attempt * 3))))
+    }
+
+    private func retrying<T: Sendable>(retryConstraintFailures: Bool, _ once: () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await writeTransaction(work)
+                return try await once()
             } catch {
                 let retry = Self.isTransient(error) || (retryConstraintFailures && Self.isConstraintFailure(error))
                 guard retry else { throw error }
-                guard attempt < 40 else { throw StoreError.contention }
+                guard attempt < Self.maxAttempts else { throw StoreError.contention }
                 logger.debug("retrying transaction", metadata: ["attempt": "\(attempt)", "error": "\(String(reflecting: error))"])
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 + attempt * 3))))
+                await Self.backOff(after: attempt)
             }
         }
     }

@@ -143,11 +143,11 @@ actor Ledger {
                 try await store.write(plan)
             } catch let conflict as BatchConflict {
                 conflict.portfolios.forEach(drop)
-                if attempt < 40 { continue }
+                if attempt < BullpenStore.maxAttempts { continue }
                 return commands.map { _ in .failure(StoreError.contention) }
             } catch where BullpenStore.isTransient(error) || BullpenStore.isConstraintFailure(error) {
-                if attempt < 40 {
-                    try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 + attempt * 3))))
+                if attempt < BullpenStore.maxAttempts {
+                    await BullpenStore.backOff(after: attempt)
                     continue
                 }
                 return commands.map { _ in .failure(StoreError.contention) }

@@ -10,6 +10,5 @@ extension Migrations {
         M0005_CreateIdempotencyKeys(),
         M0006_CreateWatchlists(),
         M0007_AddFillPricingAndOrderSequence(),
-        M0008_AddIdempotencyOrderID(),
     ]
 }

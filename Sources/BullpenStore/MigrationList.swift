@@ -1,0 +1,9 @@
+import FluentKit
+
+extension Migrations {
+    /// Every migration, in the order they run: the first seven as they landed (``bullpen``, never
+    /// edited again), then each later one, appended here.
+    static let all: [any Migration] = bullpen + [
+        M0008_AddIdempotencyOrderID(),
+    ]
+}
