@@ -89,5 +89,5 @@ public protocol RequestBody: Decodable {
 
 extension RequestBody {
     /// The field names this body accepts.
-    public static var fieldNames: Set<String> { Set(CodingKeys.allCases.map(\.stringValue)) }
+    public static var fieldNames: Set<String> { Set(CodingKeys.allCases.map { $0.stringValue }) }
 }

@@ -72,11 +72,27 @@ public struct SessionTrades: Sendable, Hashable {
 
     public init(session: SessionDate, journal: [JournalEntry], calendar: TradingCalendar = TradingCalendar()) {
         self.session = session
+        // One lookup per run of entries of one symbol, not two per entry.
+        var totals: [Symbol: (quantity: Int64, cash: Money)] = [:]
+        var run: (symbol: Symbol, quantity: Int64, cash: Money)?
+        func close(_ run: (symbol: Symbol, quantity: Int64, cash: Money)?) {
+            guard let run else { return }
+            totals[run.symbol, default: (0, .zero)].quantity += run.quantity
+            totals[run.symbol, default: (0, .zero)].cash += run.cash
+        }
         for entry in journal {
             guard let symbol = entry.symbol, Self.mayBelong(entry, to: session, calendar: calendar) else { continue }
-            quantity[symbol, default: 0] += entry.quantityDelta
-            cash[symbol, default: .zero] += entry.cashDelta
+            if run?.symbol == symbol {
+                run!.quantity += entry.quantityDelta
+                run!.cash += entry.cashDelta
+            } else {
+                close(run)
+                run = (symbol, entry.quantityDelta, entry.cashDelta)
+            }
         }
+        close(run)
+        quantity = totals.mapValues { $0.quantity }
+        cash = totals.mapValues { $0.cash }
     }
 
     /// Whether a journal entry counts in `session`: priced on or after its date, or (entries

@@ -24,7 +24,8 @@ struct BatchLookups: Sendable {
 /// new state, and every row to write. Nothing here touches the database; ``BullpenStore/write(_:)``
 /// writes the rows in one transaction.
 struct BatchPlan: Sendable {
-    /// The portfolios of the batch, as the commands leave them.
+    /// The portfolios of the batch, as the commands leave them; their `recent` holds the journal
+    /// entries of this batch only (the ledger appends them to the ones it holds once written).
     var portfolios: [PortfolioID: LedgerPortfolio]
     /// The portfolios' versions when the batch read them: each row update is guarded by its own.
     let startVersions: [PortfolioID: Int64]
@@ -41,19 +42,11 @@ struct BatchPlan: Sendable {
     /// The symbols whose position changed, per portfolio (since its reset, if any).
     var positions: [PortfolioID: Set<Symbol>] = [:]
 
-    /// The rows of the positions the batch leaves held (inserted, or updated where they exist).
-    var heldPositions: [PositionRow] {
-        positionChanges.held
-    }
-
-    /// The positions the batch emptied: their rows are deleted.
-    var emptiedPositions: [(portfolio: UUID, symbol: String)] {
-        positionChanges.emptied
-    }
-
-    private var positionChanges: (held: [PositionRow], emptied: [(portfolio: UUID, symbol: String)]) {
+    /// The rows of the positions the batch leaves held (inserted, or updated where they exist),
+    /// and the positions it emptied (their rows are deleted).
+    var positionChanges: (held: [PositionRow], emptied: [(portfolio: UUID, symbol: String)]) {
         var held: [PositionRow] = [], emptied: [(portfolio: UUID, symbol: String)] = []
-        for (id, symbols) in positions.sorted(by: { $0.key.uuid.uuidString < $1.key.uuid.uuidString }) {
+        for (id, symbols) in positions.sorted(by: { $0.key.uuid < $1.key.uuid }) {
             guard let portfolio = portfolios[id] else { continue }
             for symbol in symbols.sorted() {
                 if let position = portfolio.book.positions[symbol], position.quantity != 0 {
@@ -157,8 +150,8 @@ struct BatchPlan: Sendable {
         portfolio.record.updatedAt = now
         portfolio.realizedPnL += fill.realizedPnL
         portfolio.journalSequence = sequence
-        portfolios[id] = nil   // so that appending to the local copy's journal copies nothing more
-        if portfolio.recentSince != nil { portfolio.recent.append(entry) }
+        portfolios[id] = nil   // so that appending to the local copy's entries copies nothing
+        portfolio.recent.append(entry)
         portfolios[id] = portfolio
         touched.insert(id)
         positions[id, default: []].insert(fill.symbol)

@@ -138,7 +138,7 @@ extension BullpenStore {
         }.joined(separator: " OR ")
         let updated = try await sql.raw("UPDATE \(ident: "portfolios") SET \(assignments) WHERE \(guards) RETURNING \(ident: "id")")
             .all().map { PortfolioID(try $0.decode(column: "id", as: UUID.self)) }
-        return Set(touched.map(\.0.record.id)).subtracting(updated).sorted { $0.uuid.uuidString < $1.uuid.uuidString }
+        return Set(touched.map(\.0.record.id)).subtracting(updated).sorted { $0.uuid < $1.uuid }
     }
 
     /// Multi-row inserts of `rows`, ``insertChunk`` at a time; `upsert` says what a conflict updates.
@@ -155,7 +155,7 @@ extension BullpenStore {
 
     /// Each changed position's final state: deleted at zero, inserted or updated otherwise.
     private func savePositions(_ plan: BatchPlan, on sql: any SQLDatabase) async throws {
-        let emptied = plan.emptiedPositions
+        let (held, emptied) = plan.positionChanges
         if !emptied.isEmpty {
             try await sql.delete(from: "positions").where(group: { any in
                 for (portfolio, symbol) in emptied {
@@ -164,7 +164,7 @@ extension BullpenStore {
                 return any
             }).run()
         }
-        try await insert(plan.heldPositions, into: "positions", on: sql) { insert in
+        try await insert(held, into: "positions", on: sql) { insert in
             insert.onConflict(with: ["portfolio_id", "symbol"]) { update in
                 update.set(excludedValueOf: "quantity").set(excludedValueOf: "cost_basis_cents").set(excludedValueOf: "updated_at")
             }

@@ -36,6 +36,7 @@ extension BullpenStore {
             guard token.replacedAt == nil else {
                 try await sql.update("sessions").set("revoked_at", to: now).set("revoke_reason", to: "refresh_token_reused")
                     .where("id", .equal, session.id).run()
+                try await self.announce(.session(SessionID(session.id)), on: db)
                 return .reused(SessionID(session.id))
             }
             // The guard on replaced_at makes two concurrent exchanges of one token yield one winner.
@@ -72,7 +73,11 @@ extension BullpenStore {
     public func revokeSession(_ session: SessionID, reason: String) async throws {
         sessions.forget(session)
         defer { sessions.forget(session) }
-        try await sql(writer).update("sessions").set("revoked_at", to: time.now()).set("revoke_reason", to: reason)
-            .where("id", .equal, session.uuid).where("revoked_at", .is, SQLLiteral.null).run()
+        let now = time.now()
+        try await transaction { db in
+            try await self.sql(db).update("sessions").set("revoked_at", to: now).set("revoke_reason", to: reason)
+                .where("id", .equal, session.uuid).where("revoked_at", .is, SQLLiteral.null).run()
+            try await self.announce(.session(session), on: db)
+        }
     }
 }

@@ -46,6 +46,7 @@ extension BullpenStore {
                 .where("user_id", .equal, user.uuid).where("revoked_at", .is, SQLLiteral.null)
             if let session { revoke.where("id", .notEqual, session.uuid) }
             try await revoke.run()
+            try await self.announce(.user(user, keeping: session), on: db)
         }
         sessions.forget(user: user, keeping: session)
     }
@@ -70,6 +71,7 @@ extension BullpenStore {
                 try await sql.delete(from: table).where("user_id", .equal, user.uuid).run()
             }
             try await sql.delete(from: "users").where("id", .equal, user.uuid).run()
+            try await self.announce(.user(user, keeping: nil), on: db)
         }
         for id in owned { await ledger.drop(id) }
         await ledger.dropOwner(user)

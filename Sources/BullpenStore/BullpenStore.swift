@@ -48,6 +48,8 @@ public final class BullpenStore: Sendable {
     let ledger: Ledger
     /// Active sessions, so that checking an access token does not read the database each time.
     let sessions: SessionCache
+    /// Hears other instances' revocations (PostgreSQL only).
+    private let revocations: RevocationListener?
     /// The event loop whose connection the writes use.
     private let writerLoop: any EventLoop
     private let otherWriters: Atomic<Bool>
@@ -59,23 +61,34 @@ public final class BullpenStore: Sendable {
     /// is the only writer, unless ``expectOtherWriters()`` said otherwise.
     public var hasOtherWriters: Bool { otherWriters.load(ordering: .relaxed) }
 
+    /// Whether revocations by other instances are heard as they happen (PostgreSQL, once the
+    /// listener is connected).
+    public var hearsRevocations: Bool { sessions.isHearingRevocations }
+
     /// Declares that other processes write this database too (tests open several stores on one
     /// SQLite file, as several servers would).
     public func expectOtherWriters() { otherWriters.store(true, ordering: .relaxed) }
 
     /// Opens (does not migrate) the database.
-    public init(backend: Backend, ids: any IDSource = RandomIDSource(), time: any TimeSource = SystemTimeSource(),
+    public init(backend: Backend, ids: any IDSource = TimeOrderedIDSource(), time: any TimeSource = SystemTimeSource(),
                 logger: Logger = Logger(label: "bullpen.store"), maxConnectionsPerEventLoop: Int = 4) throws {
         self.backend = backend
         self.ids = ids
         self.time = time
         self.logger = logger
         // PostgreSQL may have other instances writing: portfolio reads check the version, and
-        // sessions revoked elsewhere stop working within seconds. A SQLite file has this process
-        // as its only writer.
+        // sessions revoked elsewhere are heard at once (NOTIFY), or within seconds while the
+        // listener is not connected. A SQLite file has this process as its only writer.
         ledger = Ledger()
         otherWriters = Atomic(!backend.isSQLite)
-        sessions = SessionCache(lifetime: backend.isSQLite ? .seconds(300) : .seconds(5))
+        switch backend {
+        case .sqlite:
+            sessions = SessionCache(lifetime: .seconds(300))
+            revocations = nil
+        case .postgres(let url):
+            sessions = SessionCache(lifetime: .seconds(60), unheardLifetime: .seconds(5))
+            revocations = try RevocationListener(url: url, sessions: sessions, logger: logger)
+        }
         writerLoop = MultiThreadedEventLoopGroup.singleton.next()
         databases = Databases(threadPool: .singleton, on: MultiThreadedEventLoopGroup.singleton)
         switch backend {
@@ -87,6 +100,7 @@ public final class BullpenStore: Sendable {
             databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
                                         sqlLogLevel: .trace), as: .psql)
         }
+        revocations?.start()
     }
 
     /// A database handle on any event loop; fails once the store is shut down.
@@ -183,6 +197,7 @@ public final class BullpenStore: Sendable {
             return state.writer
         }
         await writer?.close()
+        await revocations?.stop()
         await databases.shutdownAsync()
     }
 

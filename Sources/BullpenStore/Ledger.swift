@@ -75,6 +75,8 @@ actor Ledger {
     /// Bumped when a portfolio is dropped, so that a load started before does not bring back what it read.
     private var epochs: [PortfolioID: Int] = [:]
     private var owners: [UserID: [PortfolioID]] = [:]
+    /// The portfolios of the batch being written (its state is not installed yet).
+    private var writing: Set<PortfolioID> = []
 
     init(capacity: Int = 250_000) {
         self.capacity = capacity
@@ -132,7 +134,10 @@ actor Ledger {
             var plan: BatchPlan
             do {
                 for id in Set(commands.map(\.portfolio)) {
-                    if let portfolio = try await loaded(id, store: store, fresh: false) { current[id] = portfolio }
+                    if var portfolio = try await loaded(id, store: store, fresh: false) {
+                        portfolio.recent = []   // the plan collects the batch's own entries only
+                        current[id] = portfolio
+                    }
                 }
                 let lookups = try await store.batchLookups(for: commands)
                 // Whole milliseconds: what the database keeps of a time, so that the orders in
@@ -140,6 +145,8 @@ actor Ledger {
                 let now = Date(timeIntervalSince1970: (store.time.now().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
                 plan = BatchPlan(portfolios: current, lookups: lookups, now: now, ids: store.ids)
                 for command in commands { plan.execute(command) }
+                writing = plan.touched
+                defer { writing = [] }
                 try await store.write(plan)
             } catch let conflict as BatchConflict {
                 conflict.portfolios.forEach(drop)
@@ -161,6 +168,19 @@ actor Ledger {
             let now = ContinuousClock.now
             for (id, var portfolio) in plan.portfolios where plan.touched.contains(id) {
                 portfolio.usedAt = now
+                // The batch's entries follow the recent ones held (taken out of the dictionary,
+                // so that appending copies nothing); after a reset they are all there is.
+                let added = portfolio.recent
+                portfolio.recent = []
+                portfolio.recentSince = nil
+                if let index = portfolios.index(forKey: id), let since = portfolios.values[index].recentSince {
+                    var recent: [JournalEntry] = []
+                    if !plan.resets.contains(id) { swap(&recent, &portfolios.values[index].recent) }
+                    recent.append(contentsOf: added)
+                    portfolio.recent = recent
+                    portfolio.recentSince = since
+                }
+                epochs[id, default: 0] += 1
                 portfolios[id] = portfolio
             }
             return plan.results
@@ -207,8 +227,10 @@ actor Ledger {
         }
         let epoch = epochs[id, default: 0]
         let entries = try await store.sessionJournal(of: portfolio.record, session: session)
-        // Keep them only if nothing was written meanwhile (they would miss it).
-        if epochs[id, default: 0] == epoch, var now = portfolios[id], now.journalSequence == portfolio.journalSequence,
+        // Keep them only if nothing was written meanwhile, nor is being written (they could miss
+        // it, or hold it already when the batch appends it).
+        if epochs[id, default: 0] == epoch, !writing.contains(id), var now = portfolios[id],
+           now.journalSequence == portfolio.journalSequence,
            now.record.period == portfolio.record.period {
             now.recent = entries
             now.recentSince = session

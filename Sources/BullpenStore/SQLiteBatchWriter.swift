@@ -86,7 +86,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
             UPDATE "portfolios" SET "cash_cents" = ?1, "realized_pnl_cents" = ?2, "period" = ?3, "version" = ?4,
             "journal_sequence" = ?5, "updated_at" = ?6 WHERE "id" = ?7 AND "version" = ?8
             """)
-        for id in plan.touched.sorted(by: { $0.uuid.uuidString < $1.uuid.uuidString }) {
+        for id in plan.touched.sorted(by: { $0.uuid < $1.uuid }) {
             guard let portfolio = plan.portfolios[id], let version = plan.startVersions[id] else { continue }
             try run(update, [.integer(portfolio.book.cash.cents), .integer(portfolio.realizedPnL.cents),
                              .integer(Int64(portfolio.record.period)), .integer(portfolio.record.version),
@@ -111,10 +111,11 @@ final class SQLiteBatchWriter: @unchecked Sendable {
     /// Each changed position's final state: deleted at zero, inserted or updated otherwise.
     private func savePositions(_ plan: BatchPlan) throws {
         let remove = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1 AND "symbol" = ?2"#)
-        for (portfolio, symbol) in plan.emptiedPositions {
+        let (held, emptied) = plan.positionChanges
+        for (portfolio, symbol) in emptied {
             try run(remove, [.text(portfolio.uuidString), .text(symbol)])
         }
-        try insert(plan.heldPositions, into: "positions",
+        try insert(held, into: "positions",
                    suffix: #" ON CONFLICT ("portfolio_id", "symbol") DO UPDATE SET "quantity" = "excluded"."quantity", "cost_basis_cents" = "excluded"."cost_basis_cents", "updated_at" = "excluded"."updated_at""#)
     }
 

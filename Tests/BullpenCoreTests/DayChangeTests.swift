@@ -42,6 +42,27 @@ struct DayChangeTests {
         Valuation(book: book, quotes: quotes, realizedPnL: .zero, today: SessionTrades(session: today, journal: journal))
     }
 
+    /// Interleaved symbols, runs of one symbol and yesterday's trades: each symbol's totals are
+    /// the sums of its own entries of the session, whatever the order.
+    @Test func sessionTotalsAddUpEachSymbolsOwnEntries() throws {
+        let orders: [(OrderSide, Int64, Symbol, String, SessionDate)] = [
+            (.buy, 10, msft, "400", yesterday), (.buy, 5, ko, "60", today), (.buy, 3, msft, "401", today),
+            (.buy, 2, msft, "402", today), (.sell, 1, ko, "61", today), (.buy, 4, ko, "62", today),
+            (.sell, 2, msft, "403", today), (.buy, 1, msft, "399", yesterday),
+        ]
+        let (_, journal) = try trade(orders)
+        let trades = SessionTrades(session: today, journal: journal)
+        for symbol in [msft, ko] {
+            let own = journal.filter { $0.symbol == symbol && SessionDate($0.priceAsOf!) >= today }
+            #expect(trades.quantity[symbol] == own.reduce(0) { $0 + $1.quantityDelta })
+            #expect(trades.cash[symbol] == own.reduce(Money.zero) { $0 + $1.cashDelta })
+        }
+        #expect(trades.quantity[msft] == 3)
+        #expect(trades.quantity[ko] == 8)
+        #expect(trades.symbols == [msft, ko])
+        #expect(SessionTrades(session: today, journal: journal.reversed()) == trades)
+    }
+
     @Test func buyingAtTheLastCloseChangesNothingToday() throws {
         // The review's case: bought at the close the quote shows, with a lower previous close.
         let (book, journal) = try trade([(.buy, 40, msft, "397.23", today)])

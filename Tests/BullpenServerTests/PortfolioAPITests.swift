@@ -123,6 +123,12 @@ struct PortfolioAPITests {
             let fractional = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,
                                                    body: #"{"symbol":"MSFT","side":"buy","quantity":1.5}"#)
             #expect(fractional.status == 400 && fractional.errorCode == "validation_failed")
+            for (body, code) in [(#"{"symbol":"MSFT","side":"buy","quantity":1"#, "invalid_json"), ("[1]", "validation_failed"),
+                                 ("null", "validation_failed"), (#"{"symbol":"MSFT","side":"buy","quantity":1,"cash":5}"#, "validation_failed")] {
+                let reply = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,
+                                                  body: body)
+                #expect(reply.status == 400 && reply.errorCode == code, "\(body): \(reply.text)")
+            }
             let limit = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,
                                               body: #"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit"}"#)
             #expect(limit.status == 400)

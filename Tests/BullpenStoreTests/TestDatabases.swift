@@ -31,6 +31,18 @@ enum TestDatabases {
         return [.sqlite]
     }()
 
+    /// Runs `work` on a store on the server's administrative database, shut down after even when it fails.
+    static func asAdmin(_ url: String, _ work: (BullpenStore) async throws -> Void) async throws {
+        let admin = try BullpenStore(backend: .postgres(url: url), logger: quietLogger, maxConnectionsPerEventLoop: 1)
+        do {
+            try await work(admin)
+        } catch {
+            await admin.shutdown()
+            throw error
+        }
+        await admin.shutdown()
+    }
+
     /// Opens a fresh, migrated database of `kind`, runs `body` with a way to open more stores on
     /// the same database (as other server processes would), and removes the database after.
     static func withStore<T: Sendable>(
@@ -48,16 +60,16 @@ enum TestDatabases {
         case .postgres:
             let adminURL = try #require(postgresURL, "BULLPEN_TEST_POSTGRES_URL must be set (BULLPEN_REQUIRE_POSTGRES=1)")
             let name = "bp_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-            let admin = try BullpenStore(backend: .postgres(url: adminURL), logger: quietLogger, maxConnectionsPerEventLoop: 1)
-            try await admin.sql(admin.db).raw("CREATE DATABASE \(unsafeRaw: name)").run()
-            await admin.shutdown()
+            try await asAdmin(adminURL) { admin in
+                try await admin.sql(admin.db).raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            }
             var components = URLComponents(string: adminURL)!
             components.path = "/" + name
             backend = .postgres(url: components.string!)
             cleanup = {
-                let admin = try BullpenStore(backend: .postgres(url: adminURL), logger: quietLogger, maxConnectionsPerEventLoop: 1)
-                try await admin.sql(admin.db).raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
-                await admin.shutdown()
+                try await asAdmin(adminURL) { admin in
+                    try await admin.sql(admin.db).raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+                }
             }
         }
         var opened: [BullpenStore] = []

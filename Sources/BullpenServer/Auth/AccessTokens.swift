@@ -46,11 +46,22 @@ struct AccessTokens: Sendable {
         return signingInput + "." + Self.base64URL(Data(signature))
     }
 
-    /// Verifies signature, algorithm, issuer and expiry; returns the claims.
-    func verify(_ token: String) throws(Failure) -> Claims {
-        let claims = try verified.claims(of: token) { token throws(Failure) in try checkSignature(token) }
-        guard Int64(time.now().timeIntervalSince1970) < claims.exp else { throw .expired }
-        return claims
+    /// Whom a valid token speaks for.
+    struct Identity: Sendable, Equatable {
+        var user: UserID
+        var session: BullpenCore.SessionID
+        var expires: Int64
+    }
+
+    /// Verifies signature, algorithm, issuer and expiry; returns whom the token speaks for.
+    func verify(_ token: String) throws(Failure) -> Identity {
+        let identity = try verified.identity(of: token) { token throws(Failure) in
+            let claims = try checkSignature(token)
+            guard let user = UserID(claims.sub), let session = BullpenCore.SessionID(claims.sid) else { throw .malformed }
+            return Identity(user: user, session: session, expires: claims.exp)
+        }
+        guard Int64(time.now().timeIntervalSince1970) < identity.expires else { throw .expired }
+        return identity
     }
 
     private func checkSignature(_ token: String) throws(Failure) -> Claims {
@@ -86,15 +97,15 @@ struct AccessTokens: Sendable {
 /// when full: a token is checked again on its next use).
 final class VerifiedTokens: Sendable {
     static let capacity = 50_000
-    private let claims = Mutex<[String: AccessTokens.Claims]>([:])
+    private let known = Mutex<[String: AccessTokens.Identity]>([:])
 
-    func claims(of token: String,
-                checking check: (String) throws(AccessTokens.Failure) -> AccessTokens.Claims) throws(AccessTokens.Failure) -> AccessTokens.Claims {
-        if let known = claims.withLock({ $0[token] }) { return known }
+    func identity(of token: String,
+                  checking check: (String) throws(AccessTokens.Failure) -> AccessTokens.Identity) throws(AccessTokens.Failure) -> AccessTokens.Identity {
+        if let identity = known.withLock({ $0[token] }) { return identity }
         let checked = try check(token)
-        claims.withLock { claims in
-            if claims.count >= Self.capacity { claims.removeAll(keepingCapacity: true) }
-            claims[token] = checked
+        known.withLock { known in
+            if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
+            known[token] = checked
         }
         return checked
     }

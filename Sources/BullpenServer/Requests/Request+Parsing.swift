@@ -15,19 +15,16 @@ extension Request {
             throw APIError(.invalidJSON, "The request needs a JSON body.")
         }
         let data = Data(buffer: buffer)
-        let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw APIError(.invalidJSON, "The body is not valid JSON.")
+            return try APIContract.makeDecoder().decode(StrictBody<T>.self, from: data).value
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            // Foundation's decoder says "not valid JSON" also of a valid number that does not fit
+            // its field (1.5 for a quantity): only on this error path is the body parsed again to tell.
+            guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+                throw APIError(.invalidJSON, "The body is not valid JSON.")
+            }
+            throw APIError.validation("A value in the body is not of the kind its field takes (a whole number where one is asked, within range).")
         }
-        guard let fields = object as? [String: Any] else {
-            throw APIError.validation("The body must be a JSON object.")
-        }
-        if let unknown = fields.keys.sorted().first(where: { !T.fieldNames.contains($0) }) {
-            throw APIError.validation("The field '\(unknown)' is not accepted here; accepted: \(T.fieldNames.sorted().joined(separator: ", ")).")
-        }
-        return try APIContract.makeDecoder().decode(T.self, from: data)
     }
 
     /// `?limit=`: a whole number in `range`, `fallback` when absent.
@@ -90,4 +87,31 @@ enum Names {
 extension Digest {
     /// Lowercase hexadecimal, two digits a byte.
     var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+/// A request body read in one pass: the object's field names are checked against the ones `T`
+/// declares before `T` decodes itself from the same parsed value.
+private struct StrictBody<T: RequestBody>: Decodable {
+    let value: T
+
+    private struct AnyField: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields: KeyedDecodingContainer<AnyField>
+        do {
+            fields = try decoder.container(keyedBy: AnyField.self)
+        } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
+            throw APIError.validation("The body must be a JSON object.")
+        }
+        let unknown = fields.allKeys.map { $0.stringValue }.filter { T.CodingKeys(stringValue: $0) == nil }
+        if let first = unknown.min() {
+            throw APIError.validation("The field '\(first)' is not accepted here; accepted: \(T.fieldNames.sorted().joined(separator: ", ")).")
+        }
+        value = try T(from: decoder)
+    }
 }

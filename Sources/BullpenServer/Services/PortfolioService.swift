@@ -24,23 +24,31 @@ struct PortfolioService: Sendable {
 
     /// The portfolio's state with its valuation, both as of the same moment of the ledger.
     func valued(_ id: PortfolioID, owner: UserID) async throws -> (state: PortfolioState, valuation: Valuation) {
-        try await valued(try await store.state(of: id, owner: owner))
+        // Most portfolios follow the live clock: its session is known before the portfolio is
+        // read, so the state and the session's entries come in one ask of the ledger.
+        if let marketData, let session = await marketData.sessionDate(asOf: .live) {
+            let taken = try await store.sessionState(of: id, owner: owner, session: session)
+            if taken.state.portfolio.clock == .live {
+                return try await valued(taken.state, today: SessionTrades(session: session, journal: taken.journal))
+            }
+        }
+        return try await valued(try await store.state(of: id, owner: owner))
     }
 
     private func valued(_ read: PortfolioState) async throws -> (state: PortfolioState, valuation: Valuation) {
-        guard let marketData else {
-            return (read, Valuation(book: read.book, quotes: [:], realizedPnL: read.realizedPnL))
+        guard let session = await marketData?.sessionDate(asOf: read.portfolio.clock) else {
+            return try await valued(read, today: nil)
         }
-        let clock = read.portfolio.clock
-        var state = read
-        var today: SessionTrades?
-        if let session = await marketData.sessionDate(asOf: clock) {
-            let taken = try await store.sessionState(of: read.portfolio.id, owner: read.portfolio.ownerID, session: session)
-            state = taken.state
-            today = SessionTrades(session: session, journal: taken.journal)
+        let taken = try await store.sessionState(of: read.portfolio.id, owner: read.portfolio.ownerID, session: session)
+        return try await valued(taken.state, today: SessionTrades(session: session, journal: taken.journal))
+    }
+
+    private func valued(_ state: PortfolioState, today: SessionTrades?) async throws -> (state: PortfolioState, valuation: Valuation) {
+        guard let marketData else {
+            return (state, Valuation(book: state.book, quotes: [:], realizedPnL: state.realizedPnL))
         }
         let symbols = Set(state.book.positions.keys).union(today?.symbols ?? [])
-        let quotes = try await marketData.quotes(symbols.sorted(), asOf: clock)
+        let quotes = try await marketData.quotes(symbols.sorted(), asOf: state.portfolio.clock)
         return (state, Valuation(book: state.book, quotes: quotes, realizedPnL: state.realizedPnL, today: today))
     }
 

@@ -20,7 +20,7 @@ struct StreamRoutes: RouteCollection {
         // A token in the query authenticates at once; otherwise the first message must.
         var caller: Caller?
         if let token = req.query[String.self, at: "token"] {
-            caller = try await Self.verify(token, req: req)
+            caller = try await req.caller(token: token)
         }
         let simulated = req.bullpen.marketData?.isSimulated ?? false
         let maxBacklog = req.bullpen.configuration.streamMaxBacklog
@@ -58,13 +58,6 @@ struct StreamRoutes: RouteCollection {
         throw APIError(.originNotAllowed, "Streams may be opened only from this site.")
     }
 
-    static func verify(_ token: String, req: Request) async throws -> Caller {
-        guard let claims = try? req.bullpen.tokens.verify(token), let user = UserID(claims.sub),
-              let session = BullpenCore.SessionID(claims.sid),
-              try await req.bullpen.store.activeSessionOwner(session) == user
-        else { throw APIError.unauthorized }
-        return Caller(user: user, session: session)
-    }
 }
 
 /// One client's conversation on the stream.
@@ -108,7 +101,7 @@ actor StreamSession {
         switch message.type {
         case "auth":
             do {
-                _ = try await StreamRoutes.verify(message.token ?? "", req: request)
+                _ = try await request.caller(token: message.token ?? "")
                 authenticated = true
                 send(StreamMessage(type: "ready", simulated: simulated))
             } catch {

@@ -1,0 +1,71 @@
+import BullpenCore
+import Foundation
+import SQLKit
+import Testing
+@testable import BullpenStore
+
+@Suite("Session revocations across instances")
+struct RevocationTests {
+    @Test func noticesReadBackWhatWasWritten() throws {
+        let session = SessionID(UUID())
+        let user = UserID(UUID())
+        for revocation in [Revocation.session(session), .user(user, keeping: nil), .user(user, keeping: session)] {
+            #expect(Revocation(payload: revocation.payload) == revocation)
+        }
+        for bad in ["", "session", "session nope", "user \(user.uuid) nope", "user a b c", "everyone"] {
+            #expect(Revocation(payload: bad) == nil)
+        }
+    }
+
+    /// Waits (up to `seconds`) for `condition`; false if it never held.
+    static func eventually(within seconds: Int = 5, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
+    }
+
+    /// Two instances on one PostgreSQL: a revocation by one reaches the other's session cache at
+    /// once (its entries would otherwise be trusted for a minute), also after the listening
+    /// connection was cut and came back.
+    @Test(.enabled(if: TestDatabases.kinds.contains(.postgres)))
+    func revocationsReachTheOtherInstanceAtOnce() async throws {
+        try await TestDatabases.withStore(.postgres) { first, openAnother in
+            let second = try openAnother()
+            #expect(second.sessions.lifetime == .seconds(60))
+            let (user, _) = try await first.makeUser()
+            let loggedOut = try await first.createSession(for: user.id, refreshTokenHash: "a")
+            let kept = try await first.createSession(for: user.id, refreshTokenHash: "b")
+            let other = try await first.createSession(for: user.id, refreshTokenHash: "c")
+            #expect(await Self.eventually { second.hearsRevocations })
+            for session in [loggedOut, kept, other] {
+                #expect(try await second.activeSessionOwner(session) == user.id)
+                #expect(second.sessions.owner(of: session) == user.id)
+            }
+
+            try await first.revokeSession(loggedOut, reason: "logout")
+            #expect(await Self.eventually(within: 3) { second.sessions.owner(of: loggedOut) == nil })
+            #expect(try await second.activeSessionOwner(loggedOut) == nil)
+            #expect(second.sessions.owner(of: kept) == user.id)
+
+            // Cut the listening connection: the instance trusts its cache briefly only, then hears again.
+            let cut = try await first.sql(first.db).raw("""
+                SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
+                WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()
+                """).all()
+            #expect(!cut.isEmpty)
+            #expect(await Self.eventually { !second.hearsRevocations || second.sessions.owner(of: kept) == nil })
+            #expect(await Self.eventually { second.hearsRevocations })
+            #expect(try await second.activeSessionOwner(kept) == user.id)
+            #expect(try await second.activeSessionOwner(other) == user.id)
+
+            try await first.updatePassword(of: user.id, hash: "y", keeping: kept)
+            #expect(await Self.eventually(within: 3) { second.sessions.owner(of: other) == nil })
+            #expect(second.sessions.owner(of: kept) == user.id)
+            #expect(try await second.activeSessionOwner(other) == nil)
+            #expect(try await second.activeSessionOwner(kept) == user.id)
+        }
+    }
+}
