@@ -62,6 +62,7 @@ extension BullpenStore {
     /// Answered from memory when the session was seen active lately (see ``SessionCache``).
     public func activeSessionOwner(_ session: SessionID) async throws -> UserID? {
         if let user = sessions.owner(of: session) { return user }
+        revocations?.start()
         let user = try await sql(db).select().column("*").from("sessions").where("id", .equal, session.uuid)
             .where("revoked_at", .is, SQLLiteral.null)
             .first(decoding: SessionRow.self, with: Self.rowDecoder).map { UserID($0.userId) }

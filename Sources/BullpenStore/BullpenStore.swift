@@ -49,7 +49,7 @@ public final class BullpenStore: Sendable {
     /// Active sessions, so that checking an access token does not read the database each time.
     let sessions: SessionCache
     /// Hears other instances' revocations (PostgreSQL only).
-    private let revocations: RevocationListener?
+    let revocations: RevocationListener?
     /// The event loop whose connection the writes use.
     private let writerLoop: any EventLoop
     private let otherWriters: Atomic<Bool>
@@ -100,7 +100,6 @@ public final class BullpenStore: Sendable {
             databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
                                         sqlLogLevel: .trace), as: .psql)
         }
-        revocations?.start()
     }
 
     /// A database handle on any event loop; fails once the store is shut down.

@@ -132,6 +132,7 @@ actor Ledger {
             attempt += 1
             var current: [PortfolioID: LedgerPortfolio] = [:]
             var plan: BatchPlan
+            var epochsWritten: [PortfolioID: Int] = [:]
             do {
                 for id in Set(commands.map(\.portfolio)) {
                     if var portfolio = try await loaded(id, store: store, fresh: false) {
@@ -147,6 +148,7 @@ actor Ledger {
                 for command in commands { plan.execute(command) }
                 writing = plan.touched
                 defer { writing = [] }
+                for id in plan.touched { epochsWritten[id] = epochs[id, default: 0] }
                 try await store.write(plan)
             } catch let conflict as BatchConflict {
                 conflict.portfolios.forEach(drop)
@@ -167,6 +169,9 @@ actor Ledger {
             }
             let now = ContinuousClock.now
             for (id, var portfolio) in plan.portfolios where plan.touched.contains(id) {
+                // Dropped while the batch was written (renamed, deleted, its owner gone): the
+                // next use reads it again rather than bring back what the batch started from.
+                guard epochs[id, default: 0] == epochsWritten[id] else { continue }
                 portfolio.usedAt = now
                 // The batch's entries follow the recent ones held (taken out of the dictionary,
                 // so that appending copies nothing); after a reset they are all there is.

@@ -27,9 +27,13 @@ final class RevocationListener: Sendable {
         self.logger = logger
     }
 
+    /// Starts listening unless it already does (or was stopped); called when sessions are first
+    /// checked, so that a store that never checks one (a migration, a tool) opens no connection.
     func start() {
-        let task = Task { [self] in await run() }
-        state.withLock { $0.task = task }
+        state.withLock { state in
+            guard state.task == nil, !state.stopped else { return }
+            state.task = Task { [self] in await run() }
+        }
     }
 
     func stop() async {

@@ -39,6 +39,10 @@ struct RevocationTests {
             let loggedOut = try await first.createSession(for: user.id, refreshTokenHash: "a")
             let kept = try await first.createSession(for: user.id, refreshTokenHash: "b")
             let other = try await first.createSession(for: user.id, refreshTokenHash: "c")
+            // The listener starts with the first session check, not with the store.
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!second.hearsRevocations)
+            _ = try await second.activeSessionOwner(loggedOut)
             #expect(await Self.eventually { second.hearsRevocations })
             for session in [loggedOut, kept, other] {
                 #expect(try await second.activeSessionOwner(session) == user.id)
