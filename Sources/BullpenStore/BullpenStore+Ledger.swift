@@ -5,12 +5,6 @@ import Foundation
 
 /// The ledger's reads and its one write per batch.
 extension BullpenStore {
-    /// Rows per multi-row insert: well under SQLite's and PostgreSQL's limits on bound values.
-    static let insertChunk = 400
-
-    /// Encodes rows for multi-row inserts: every row has every column, nil as NULL.
-    static let batchEncoder = SQLQueryEncoder(keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil)
-
     /// A portfolio with its positions as stored, for the ledger's memory; nil if it does not exist.
     func loadLedgerPortfolio(_ id: PortfolioID) async throws -> LedgerPortfolio? {
         try await readTransaction { db in
@@ -89,85 +83,10 @@ extension BullpenStore {
     }
 
     /// Writes a batch in one durable transaction: each portfolio row guarded by the version the
-    /// batch read, then every new row in multi-row inserts.
+    /// batch read, then every new row (see ``SQLiteBatchWriter`` and ``PostgresBatchWriter``).
     /// - Throws: ``BatchConflict`` naming the portfolios another writer moved (nothing is written).
     func write(_ plan: BatchPlan) async throws {
         guard !plan.touched.isEmpty else { return }
-        if let batchWriter = try batchWriter() { return try await batchWriter.write(plan) }
-        try await writeTransaction { db in try await self.writeRows(plan, on: db) }
-    }
-
-    private func writeRows(_ plan: BatchPlan, on db: any Database) async throws {
-        let sql = self.sql(db)
-        let moved = try await updatePortfolios(plan, on: sql)
-        guard moved.isEmpty else { throw BatchConflict(portfolios: moved) }
-
-        try await insert(plan.periods, into: "portfolio_periods", on: sql)
-        try await insert(plan.orders, into: "orders", on: sql)
-        try await insert(plan.fills, into: "fills", on: sql)
-        try await insert(plan.journal, into: "journal_entries", on: sql)
-        try await insert(plan.keys, into: "idempotency_keys", on: sql)
-        if !plan.resets.isEmpty {
-            try await sql.delete(from: "positions").where("portfolio_id", .in, plan.resets.map(\.uuid)).run()
-        }
-        try await savePositions(plan, on: sql)
-    }
-
-    /// Updates every touched portfolio row in one statement, each guarded by the version the
-    /// batch read; returns the portfolios whose row had moved (nothing of theirs is written).
-    private func updatePortfolios(_ plan: BatchPlan, on sql: any SQLDatabase) async throws -> [PortfolioID] {
-        let touched = plan.touched.compactMap { id in
-            plan.portfolios[id].flatMap { portfolio in plan.startVersions[id].map { (portfolio, $0) } }
-        }
-        guard !touched.isEmpty else { return [] }
-        func column(_ name: String, _ value: (LedgerPortfolio) -> any Encodable & Sendable) -> SQLQueryString {
-            var cases: SQLQueryString = "\(ident: name) = CASE \(ident: "id")"
-            for (portfolio, _) in touched { cases += " WHEN \(bind: portfolio.record.id.uuid) THEN \(bind: value(portfolio))" }
-            return cases + " END"
-        }
-        let assignments = [
-            column("cash_cents") { $0.book.cash.cents },
-            column("realized_pnl_cents") { $0.realizedPnL.cents },
-            column("period") { $0.record.period },
-            column("version") { $0.record.version },
-            column("journal_sequence") { $0.journalSequence },
-            column("updated_at") { $0.record.updatedAt },
-        ].joined(separator: ", ")
-        let guards = touched.map { portfolio, version -> SQLQueryString in
-            "(\(ident: "id") = \(bind: portfolio.record.id.uuid) AND \(ident: "version") = \(bind: version))"
-        }.joined(separator: " OR ")
-        let updated = try await sql.raw("UPDATE \(ident: "portfolios") SET \(assignments) WHERE \(guards) RETURNING \(ident: "id")")
-            .all().map { PortfolioID(try $0.decode(column: "id", as: UUID.self)) }
-        return Set(touched.map(\.0.record.id)).subtracting(updated).sorted { $0.uuid < $1.uuid }
-    }
-
-    /// Multi-row inserts of `rows`, ``insertChunk`` at a time; `upsert` says what a conflict updates.
-    private func insert(_ rows: [some Encodable & Sendable], into table: String, on sql: any SQLDatabase,
-                        upsert: ((SQLInsertBuilder) -> SQLInsertBuilder)? = nil) async throws {
-        var start = 0
-        while start < rows.count {
-            let chunk = rows[start..<min(rows.count, start + Self.insertChunk)]
-            let insert = try sql.insert(into: table).models(Array(chunk), with: Self.batchEncoder)
-            try await (upsert?(insert) ?? insert).run()
-            start += Self.insertChunk
-        }
-    }
-
-    /// Each changed position's final state: deleted at zero, inserted or updated otherwise.
-    private func savePositions(_ plan: BatchPlan, on sql: any SQLDatabase) async throws {
-        let (held, emptied) = plan.positionChanges
-        if !emptied.isEmpty {
-            try await sql.delete(from: "positions").where(group: { any in
-                for (portfolio, symbol) in emptied {
-                    any.orWhere(group: { $0.where("portfolio_id", .equal, portfolio).where("symbol", .equal, symbol) })
-                }
-                return any
-            }).run()
-        }
-        try await insert(held, into: "positions", on: sql) { insert in
-            insert.onConflict(with: ["portfolio_id", "symbol"]) { update in
-                update.set(excludedValueOf: "quantity").set(excludedValueOf: "cost_basis_cents").set(excludedValueOf: "updated_at")
-            }
-        }
+        try await batchWriter().write(plan)
     }
 }

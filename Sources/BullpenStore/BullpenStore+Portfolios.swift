@@ -42,6 +42,14 @@ extension BullpenStore {
         try await state(of: id, owner: owner).portfolio
     }
 
+    /// The portfolio as this instance last saw it, without asking the database whether another
+    /// instance changed it since: enough to price an order by its clock and rules, which do not
+    /// change after creation. The ledger then executes the order on the current state (its
+    /// version guard catches a portfolio another instance changed or deleted).
+    public func portfolioForPricing(_ id: PortfolioID, owner: UserID) async throws -> PortfolioRecord {
+        try await ledger.heldRecord(of: id, owner: owner, store: self)
+    }
+
     func portfolioRow(_ id: PortfolioID, owner: UserID, on db: any Database) async throws -> PortfolioRow {
         guard let row = try await sql(db).select().column("*").from("portfolios")
             .where("id", .equal, id.uuid).where("user_id", .equal, owner.uuid)

@@ -53,8 +53,9 @@ public final class BullpenStore: Sendable {
     /// The event loop whose connection the writes use.
     private let writerLoop: any EventLoop
     private let otherWriters: Atomic<Bool>
-    /// The ledger's writer on SQLite, opened at the first batch; `closed` once the store shut down.
-    private let sqliteBatchWriter = Mutex<(writer: SQLiteBatchWriter?, closed: Bool)>((nil, false))
+    /// The ledger's batch writer (a connection of its own), opened at the first batch; `closed`
+    /// once the store shut down.
+    private let ledgerWriter = Mutex<(writer: (any LedgerBatchWriter)?, closed: Bool)>((nil, false))
 
     /// Whether other processes may write this database: then a read asks for the portfolio's
     /// version before answering from memory. True for PostgreSQL; for a SQLite file this process
@@ -191,7 +192,7 @@ public final class BullpenStore: Sendable {
 
     /// Closes every connection. Call once, last.
     public func shutdown() async {
-        let writer = sqliteBatchWriter.withLock { state in
+        let writer = ledgerWriter.withLock { state in
             defer { state = (nil, true) }
             return state.writer
         }
@@ -200,13 +201,15 @@ public final class BullpenStore: Sendable {
         await databases.shutdownAsync()
     }
 
-    /// The ledger's SQLite writer (nil on PostgreSQL, where batches go through Fluent's pool).
-    func batchWriter() throws -> SQLiteBatchWriter? {
-        guard case .sqlite(let path) = backend else { return nil }
-        return try sqliteBatchWriter.withLock { state in
+    /// The ledger's batch writer: ``SQLiteBatchWriter`` or ``PostgresBatchWriter``.
+    func batchWriter() throws -> any LedgerBatchWriter {
+        try ledgerWriter.withLock { state in
             guard !state.closed else { throw StoreError.unavailable }
             if let writer = state.writer { return writer }
-            let writer = try SQLiteBatchWriter(path: path)
+            let writer: any LedgerBatchWriter = switch backend {
+            case .sqlite(let path): try SQLiteBatchWriter(path: path)
+            case .postgres(let url): try PostgresBatchWriter(url: url, logger: logger)
+            }
             state.writer = writer
             return writer
         }

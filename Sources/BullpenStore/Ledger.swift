@@ -70,6 +70,8 @@ actor Ledger {
     /// Batches written (committed) since the start, and the commands they carried.
     private(set) var batchesWritten = 0
     private(set) var commandsWritten = 0
+    /// Batches that found a portfolio moved by another writer, wrote nothing and ran again.
+    private(set) var batchConflicts = 0
     private var portfolios: [PortfolioID: LedgerPortfolio] = [:]
     private var loads: [PortfolioID: Task<LedgerPortfolio?, any Error>] = [:]
     /// Bumped when a portfolio is dropped, so that a load started before does not bring back what it read.
@@ -151,6 +153,7 @@ actor Ledger {
                 for id in plan.touched { epochsWritten[id] = epochs[id, default: 0] }
                 try await store.write(plan)
             } catch let conflict as BatchConflict {
+                batchConflicts += 1
                 conflict.portfolios.forEach(drop)
                 if attempt < BullpenStore.maxAttempts { continue }
                 return commands.map { _ in .failure(StoreError.contention) }
@@ -197,6 +200,11 @@ actor Ledger {
     /// The portfolio's state if `owner` owns it.
     func state(of id: PortfolioID, owner: UserID, store: BullpenStore) async throws -> PortfolioState {
         try owned(try await loaded(id, store: store, fresh: true), by: owner).state
+    }
+
+    /// The portfolio as this instance holds it, not checked against other writers.
+    func heldRecord(of id: PortfolioID, owner: UserID, store: BullpenStore) async throws -> PortfolioRecord {
+        try owned(try await loaded(id, store: store, fresh: false), by: owner).record
     }
 
     /// The owner's portfolios, oldest first.

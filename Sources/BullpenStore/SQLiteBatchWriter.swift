@@ -90,8 +90,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
             guard let portfolio = plan.portfolios[id], let version = plan.startVersions[id] else { continue }
             try run(update, [.integer(portfolio.book.cash.cents), .integer(portfolio.realizedPnL.cents),
                              .integer(Int64(portfolio.record.period)), .integer(portfolio.record.version),
-                             .integer(portfolio.journalSequence), .real(portfolio.record.updatedAt.timeIntervalSince1970),
-                             .text(id.uuid.uuidString), .integer(version)])
+                             .integer(portfolio.journalSequence), .date(portfolio.record.updatedAt), .uuid(id.uuid), .integer(version)])
             if sqlite_nio_sqlite3_changes(handle) != 1 { moved.append(id) }
         }
         guard moved.isEmpty else { throw BatchConflict(portfolios: moved) }
@@ -103,7 +102,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         try insert(plan.keys, into: "idempotency_keys")
         if !plan.resets.isEmpty {
             let clear = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1"#)
-            for id in plan.resets { try run(clear, [.text(id.uuid.uuidString)]) }
+            for id in plan.resets { try run(clear, [.uuid(id.uuid)]) }
         }
         try savePositions(plan)
     }
@@ -113,7 +112,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         let remove = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1 AND "symbol" = ?2"#)
         let (held, emptied) = plan.positionChanges
         for (portfolio, symbol) in emptied {
-            try run(remove, [.text(portfolio.uuidString), .text(symbol)])
+            try run(remove, [.uuid(portfolio), .text(symbol)])
         }
         try insert(held, into: "positions",
                    suffix: #" ON CONFLICT ("portfolio_id", "symbol") DO UPDATE SET "quantity" = "excluded"."quantity", "cost_basis_cents" = "excluded"."cost_basis_cents", "updated_at" = "excluded"."updated_at""#)
@@ -122,12 +121,12 @@ final class SQLiteBatchWriter: @unchecked Sendable {
     /// Inserts `rows` one by one through one prepared statement (its columns are the rows' coding keys in snake case).
     private func insert<Row: Encodable>(_ rows: [Row], into table: String, suffix: String = "") throws {
         guard let first = rows.first else { return }
-        let columns = try SQLiteRowValues.encode(first).map(\.column)
+        let columns = try RowValues.encode(first).map(\.column)
         let sql = "INSERT INTO \"\(table)\" (" + columns.map { "\"\($0)\"" }.joined(separator: ", ") + ") VALUES ("
             + (1...columns.count).map { "?\($0)" }.joined(separator: ", ") + ")" + suffix
         let statement = try statement(sql)
         for row in rows {
-            let values = try SQLiteRowValues.encode(row)
+            let values = try RowValues.encode(row)
             guard values.map(\.column) == columns else {
                 throw SQLiteWriteError(code: SQLITE_MISUSE, message: "rows of \(table) with different columns")
             }
@@ -153,7 +152,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
     }
 
     /// Binds `values` to `statement` and runs it to the end.
-    private func run(_ statement: OpaquePointer, _ values: [SQLiteRowValues.Value]) throws {
+    private func run(_ statement: OpaquePointer, _ values: [RowValues.Value]) throws {
         defer {
             sqlite_nio_sqlite3_reset(statement)
             sqlite_nio_sqlite3_clear_bindings(statement)
@@ -166,6 +165,10 @@ final class SQLiteBatchWriter: @unchecked Sendable {
             case .integer(let number): code = sqlite_nio_sqlite3_bind_int64(statement, index, number)
             case .real(let number): code = sqlite_nio_sqlite3_bind_double(statement, index, number)
             case .text(let text): code = sqlite_nio_sqlite3_bind_text(statement, index, text, -1, SQLiteBatchWriter.transient)
+            case .bool(let flag): code = sqlite_nio_sqlite3_bind_int64(statement, index, flag ? 1 : 0)
+            case .uuid(let uuid):
+                code = sqlite_nio_sqlite3_bind_text(statement, index, uuid.uuidString, -1, SQLiteBatchWriter.transient)
+            case .date(let date): code = sqlite_nio_sqlite3_bind_double(statement, index, date.timeIntervalSince1970)
             }
             guard code == SQLITE_OK else { throw error(code) }
         }
@@ -200,105 +203,4 @@ struct SQLiteWriteError: Error, CustomStringConvertible {
     var isBusy: Bool { [SQLITE_BUSY, SQLITE_LOCKED].contains(code & 0xFF) }
     var isConstraintFailure: Bool { code & 0xFF == SQLITE_CONSTRAINT }
     var description: String { "SQLite error \(code): \(message)" }
-}
-
-/// The columns and values of a row as SQLite stores them through Fluent: keys in snake case,
-/// UUIDs as upper-case text, dates as seconds since 1970, booleans as 0 or 1, nil as NULL.
-enum SQLiteRowValues {
-    enum Value: Equatable {
-        case null, integer(Int64), real(Double), text(String)
-    }
-
-    static func encode(_ row: some Encodable) throws -> [(column: String, value: Value)] {
-        let encoder = RowEncoder()
-        try row.encode(to: encoder)
-        return encoder.values
-    }
-
-    /// camelCase to snake_case, remembered (a handful of column names).
-    static func column(_ key: String) -> String {
-        if let known = columns.withLock({ $0[key] }) { return known }
-        var snake = ""
-        for character in key {
-            if character.isUppercase {
-                if !snake.isEmpty { snake.append("_") }
-                snake.append(contentsOf: character.lowercased())
-            } else {
-                snake.append(character)
-            }
-        }
-        columns.withLock { $0[key] = snake }
-        return snake
-    }
-
-    private static let columns = Mutex<[String: String]>([:])
-
-    private final class RowEncoder: Encoder {
-        var values: [(column: String, value: Value)] = []
-        var codingPath: [any CodingKey] { [] }
-        var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            KeyedEncodingContainer(Container<Key>(encoder: self))
-        }
-
-        func unkeyedContainer() -> any UnkeyedEncodingContainer { fatalError("rows are flat") }
-        func singleValueContainer() -> any SingleValueEncodingContainer { fatalError("rows are flat") }
-    }
-
-    private struct Unsupported: Error {
-        var key: String
-    }
-
-    private struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let encoder: RowEncoder
-        var codingPath: [any CodingKey] { [] }
-
-        private func put(_ value: Value, _ key: Key) {
-            encoder.values.append((SQLiteRowValues.column(key.stringValue), value))
-        }
-
-        mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { put(.integer(value ? 1 : 0), key) }
-        mutating func encode(_ value: String, forKey key: Key) throws { put(.text(value), key) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { put(.real(value), key) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { put(.integer(Int64(value)), key) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { put(.integer(value), key) }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { put(.integer(Int64(value)), key) }
-
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            switch value {
-            case let uuid as UUID: put(.text(uuid.uuidString), key)
-            case let date as Date: put(.real(date.timeIntervalSince1970), key)
-            default: throw Unsupported(key: key.stringValue)
-            }
-        }
-
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { put(.null, key) }
-        }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { put(.null, key) }
-        }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { put(.null, key) }
-        }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { put(.null, key) }
-        }
-        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { put(.null, key) }
-        }
-        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { put(.null, key) }
-        }
-
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                           forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            fatalError("rows are flat")
-        }
-        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { fatalError("rows are flat") }
-        mutating func superEncoder() -> any Encoder { fatalError("rows are flat") }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { fatalError("rows are flat") }
-    }
 }

@@ -107,6 +107,109 @@ struct LedgerTests {
         }
     }
 
+    /// A batch that finds one of its portfolios moved by another instance writes nothing, not
+    /// even for the portfolio beside it that had not moved, and runs again on the new state:
+    /// every order lands exactly once.
+    @Test(arguments: TestDatabases.kinds)
+    func aBatchOnAMovedPortfolioWritesNothingAndRunsAgain(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, openAnother in
+            let other = try openAnother()
+            let (user, main) = try await store.makeUser()
+            let second = try await store.createPortfolio(owner: user.id, name: "Second", startingCash: Money(dollars: 1_000))
+            let me = user.id
+            // Both held in this instance's memory, then the second moved behind its back.
+            try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: me)
+            try await store.trade(.buy, 1, "MSFT", at: "10", in: second.id, owner: me)
+            try await other.trade(.buy, 3, "MSFT", at: "10", in: second.id, owner: me)
+
+            let conflicts = await store.ledger.batchConflicts
+            let results = await store.ledger.submit([
+                Self.order(.buy, 2, "MSFT", at: "10", in: main.id, owner: me),
+                Self.order(.buy, 2, "MSFT", at: "10", in: second.id, owner: me),
+            ], store: store)
+            #expect(await store.ledger.batchConflicts == conflicts + 1, "the first attempt met the moved portfolio")
+            for case .failure(let error) in results { Issue.record("every order executes on the retry: \(error)") }
+
+            for instance in [store, other] {
+                await instance.ledger.drop(main.id)
+                await instance.ledger.drop(second.id)
+            }
+            let mainState = try await other.state(of: main.id, owner: me)
+            let secondState = try await other.state(of: second.id, owner: me)
+            #expect(mainState.book.quantity(of: Symbol("MSFT")!) == 3)
+            #expect(mainState.book.cash == Money(dollars: 100_000 - 30))
+            #expect(secondState.book.quantity(of: Symbol("MSFT")!) == 6)
+            #expect(secondState.book.cash == Money(dollars: 1_000 - 60))
+            #expect(try await store.orders(of: main.id, owner: me, limit: 10, cursor: nil).items.count == 2)
+            #expect(try await store.orders(of: second.id, owner: me, limit: 10, cursor: nil).items.count == 3)
+            try await store.expectBalancedBooks(main.id, owner: me, prices: ["MSFT": "10"])
+            try await store.expectBalancedBooks(second.id, owner: me, prices: ["MSFT": "10"])
+        }
+    }
+
+    /// On PostgreSQL a batch writes each table as the whole row type read from JSON: the row
+    /// structs must have exactly the tables' columns (one they lacked would be written NULL),
+    /// and what is read back equals what the ledger answered with, to the microsecond.
+    @Test(.enabled(if: TestDatabases.kinds.contains(.postgres)))
+    func postgresBatchRowsHaveExactlyTheTablesColumns() async throws {
+        try await TestDatabases.withStore(.postgres) { store, _ in
+            let (user, main) = try await store.makeUser()
+            try await store.trade(.buy, 2, "MSFT", at: "10", in: main.id, owner: user.id)
+            try await store.reset(main.id, owner: user.id) { $0.book.cash }
+            let results = await store.ledger.submit(
+                [Self.order(.buy, 3, "KO", at: "50.25", in: main.id, owner: user.id, clientOrderID: "c-1", key: "k-1")],
+                store: store)
+            guard case .success(.executed(let placed, _)) = results.first else {
+                Issue.record("the order must execute: \(results)")
+                return
+            }
+            let stored = try await store.order(placed.id, in: main.id, owner: user.id)
+            #expect(stored == placed)
+
+            let sql = store.sql(try store.db)
+            func tableColumns(_ table: String) async throws -> Set<String> {
+                Set(try await sql.raw("SELECT column_name FROM information_schema.columns WHERE table_name = \(bind: table)")
+                    .all().map { try $0.decode(column: "column_name", as: String.self) })
+            }
+            func rowColumns<Row: Codable>(_ table: String, _ type: Row.Type) async throws -> Set<String> {
+                let row = try #require(try await sql.select().column("*").from(table).limit(1)
+                    .first(decoding: Row.self, with: BullpenStore.rowDecoder), "a row of \(table)")
+                return Set(try RowValues.encode(row).map(\.column))
+            }
+            let written: [(String, Set<String>)] = [
+                ("portfolio_periods", try await rowColumns("portfolio_periods", PeriodRow.self)),
+                ("orders", try await rowColumns("orders", OrderRow.self)),
+                ("fills", try await rowColumns("fills", FillRow.self)),
+                ("journal_entries", try await rowColumns("journal_entries", JournalRow.self)),
+                ("idempotency_keys", try await rowColumns("idempotency_keys", IdempotencyRow.self)),
+                ("positions", try await rowColumns("positions", PositionRow.self)),
+            ]
+            #expect(written.map(\.0) == BatchStatement.tables)
+            for (table, columns) in written {
+                #expect(columns == (try await tableColumns(table)), "\(table)")
+            }
+        }
+    }
+
+    /// Dates go to PostgreSQL as text, to the microsecond PostgresNIO would have sent.
+    @Test
+    func timestampsAreWrittenAsPostgresNIOWouldSendThem() {
+        #expect(RowValues.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00.000000+00")
+        #expect(RowValues.timestamp(Date(timeIntervalSince1970: 1_709_164_800.25)) == "2024-02-29 00:00:00.250000+00")
+        #expect(RowValues.timestamp(Date(timeIntervalSince1970: 946_684_799.5)) == "1999-12-31 23:59:59.500000+00")
+        #expect(RowValues.timestamp(Date(timeIntervalSince1970: -86_400)) == "1969-12-31 00:00:00.000000+00")
+        #expect(RowValues.timestamp(Date(timeIntervalSince1970: 4_107_542_400)) == "2100-03-01 00:00:00.000000+00")
+        let formatter = ISO8601DateFormatter()
+        for seconds in stride(from: -2_000_000_000.0, through: 4_000_000_000, by: 7_654_321.123) {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = RowValues.timestamp(date)
+            #expect(String(text.prefix(19)) == formatter.string(from: date).prefix(19).replacingOccurrences(of: "T", with: " "))
+            let micros = Int64(date.timeIntervalSince(Date(timeIntervalSince1970: 946_684_800)) * 1_000_000)
+            let fraction = ((micros % 1_000_000) + 1_000_000) % 1_000_000
+            #expect(text.dropFirst(20).prefix(6) == String(format: "%06lld", fraction))
+        }
+    }
+
     /// SQLite commits are durable: WAL with `synchronous=FULL` on the writer's connection, which
     /// sleeps (not spins) while another process holds the lock.
     @Test
@@ -125,7 +228,7 @@ struct LedgerTests {
             #expect(settings.1 == 2, "2 is FULL: the WAL is synced at every commit")
             #expect(settings.2 == BullpenStore.busyTimeoutMilliseconds)
             // The ledger's batches go through a connection of their own, set up the same way.
-            let batches = try #require(try store.batchWriter())
+            let batches = try #require(try store.batchWriter() as? SQLiteBatchWriter)
             #expect(try await batches.pragma("synchronous") == 2)
             #expect(try await batches.pragma("busy_timeout") == Int64(BullpenStore.busyTimeoutMilliseconds))
             #expect(try await batches.pragma("foreign_keys") == 1)

@@ -96,7 +96,7 @@ struct PortfolioService: Sendable {
     /// validated and executed once, by the ledger.
     func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID,
                     idempotency: IdempotencyClaim?) async throws -> BullpenStore.OrderOutcome {
-        let portfolio = try await store.portfolio(id, owner: owner)
+        let portfolio = try await store.portfolioForPricing(id, owner: owner)
         let priced = try await price(request, for: portfolio)
         return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency)
     }
