@@ -86,9 +86,17 @@ actor Ledger {
 
     // MARK: Commands
 
-    /// Queues `command`, and answers once the batch it went in committed.
+    /// Queues `command`, and answers once the batch it went in committed. When nothing is being
+    /// written, the command is written at once, as a batch of its own, by the caller's task.
     func submit(_ command: LedgerCommand, store: BullpenStore) async throws -> LedgerResult {
-        try await withCheckedThrowingContinuation { answer in
+        if !draining {
+            draining = true
+            let result = await run([command], store: store)[0]
+            // What arrived meanwhile is written next, by a task of its own.
+            if queue.isEmpty { draining = false } else { Task { await self.drain(store: store) } }
+            return try result.get()
+        }
+        return try await withCheckedThrowingContinuation { answer in
             enqueue(command, store: store) { answer.resume(with: $0) }
         }
     }

@@ -38,7 +38,7 @@ enum RowValues {
 
     /// `rows` as a JSON array of objects keyed by column, in the text forms PostgreSQL reads
     /// into the columns' types (`jsonb_populate_recordset`): dates as UTC timestamps to the
-    /// microsecond, truncated as PostgresNIO truncates them.
+    /// microsecond.
     static func json(_ rows: [some Encodable]) throws -> String {
         var json = "["
         json.reserveCapacity(64 + rows.count * 320)
@@ -87,10 +87,11 @@ enum RowValues {
         json += "\""
     }
 
-    /// `date` as `YYYY-MM-DD HH:MM:SS.ffffff+00`: the microseconds PostgresNIO would send for it
-    /// (seconds since 2000 times a million, truncated).
+    /// `date` as `YYYY-MM-DD HH:MM:SS.ffffff+00`, to the nearest microsecond (PostgresNIO
+    /// truncates, which stores a whole millisecond held a hair below its value as the microsecond
+    /// before it).
     static func timestamp(_ date: Date) -> String {
-        let sinceY2K = Int64(date.timeIntervalSince(Date(timeIntervalSince1970: 946_684_800)) * 1_000_000)
+        let sinceY2K = Int64((date.timeIntervalSince(Date(timeIntervalSince1970: 946_684_800)) * 1_000_000).rounded())
         let micros = sinceY2K + 946_684_800 * 1_000_000
         let perDay: Int64 = 86_400_000_000
         let days = micros >= 0 ? micros / perDay : (micros - perDay + 1) / perDay
