@@ -72,13 +72,18 @@ public struct SessionTrades: Sendable, Hashable {
 
     public init(session: SessionDate, journal: [JournalEntry], calendar: TradingCalendar = TradingCalendar()) {
         self.session = session
+        include(journal, calendar: calendar)
+    }
+
+    /// Adds the entries of `journal` that count in the session to the totals: the totals of a
+    /// journal kept as it grows, without going over it again.
+    public mutating func include(_ journal: [JournalEntry], calendar: TradingCalendar = TradingCalendar()) {
         // One lookup per run of entries of one symbol, not two per entry.
-        var totals: [Symbol: (quantity: Int64, cash: Money)] = [:]
         var run: (symbol: Symbol, quantity: Int64, cash: Money)?
         func close(_ run: (symbol: Symbol, quantity: Int64, cash: Money)?) {
             guard let run else { return }
-            totals[run.symbol, default: (0, .zero)].quantity += run.quantity
-            totals[run.symbol, default: (0, .zero)].cash += run.cash
+            quantity[run.symbol, default: 0] += run.quantity
+            cash[run.symbol, default: .zero] += run.cash
         }
         for entry in journal {
             guard let symbol = entry.symbol, Self.mayBelong(entry, to: session, calendar: calendar) else { continue }
@@ -91,8 +96,6 @@ public struct SessionTrades: Sendable, Hashable {
             }
         }
         close(run)
-        quantity = totals.mapValues { $0.quantity }
-        cash = totals.mapValues { $0.cash }
     }
 
     /// Whether a journal entry counts in `session`: priced on or after its date, or (entries

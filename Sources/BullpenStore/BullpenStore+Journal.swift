@@ -44,11 +44,11 @@ extension BullpenStore {
         return query
     }
 
-    /// The portfolio's state with the current period's entries that may belong to the trading
-    /// session `session` (see ``SessionTrades/mayBelong(_:to:calendar:)``), taken together so
-    /// that they agree; from the ledger's memory once it has them.
+    /// The portfolio's state with its trades of the trading session `session` (see
+    /// ``SessionTrades``), taken together so that they agree; from the ledger's memory once it
+    /// has them, where the session's totals are kept as orders are written.
     public func sessionState(of id: PortfolioID, owner: UserID,
-                             session: SessionDate) async throws -> (state: PortfolioState, journal: [JournalEntry]) {
+                             session: SessionDate) async throws -> (state: PortfolioState, today: SessionTrades) {
         try await ledger.sessionState(of: id, owner: owner, session: session, store: self)
     }
 

@@ -38,6 +38,9 @@ struct LedgerPortfolio: Sendable {
     /// `recentSince` (nil until a session was asked for).
     var recent: [JournalEntry] = []
     var recentSince: SessionDate?
+    /// The trades of `recent` that count in the session `recentSince`, totalled, kept as entries
+    /// are added: a read of today's change never goes over the day's journal.
+    var today: SessionTrades?
     var usedAt: ContinuousClock.Instant
 
     var state: PortfolioState { PortfolioState(portfolio: record, book: book, realizedPnL: realizedPnL) }
@@ -189,12 +192,19 @@ actor Ledger {
                 let added = portfolio.recent
                 portfolio.recent = []
                 portfolio.recentSince = nil
+                portfolio.today = nil
                 if let index = portfolios.index(forKey: id), let since = portfolios.values[index].recentSince {
                     var recent: [JournalEntry] = []
-                    if !plan.resets.contains(id) { swap(&recent, &portfolios.values[index].recent) }
+                    var today = SessionTrades.none(session: since)
+                    if !plan.resets.contains(id) {
+                        swap(&recent, &portfolios.values[index].recent)
+                        today = portfolios.values[index].today ?? SessionTrades(session: since, journal: recent)
+                    }
                     recent.append(contentsOf: added)
+                    today.include(added)
                     portfolio.recent = recent
                     portfolio.recentSince = since
+                    portfolio.today = today
                 }
                 epochs[id, default: 0] += 1
                 portfolios[id] = portfolio
@@ -233,18 +243,18 @@ actor Ledger {
         return records
     }
 
-    /// The portfolio's state with the current period's journal entries that may belong to
-    /// `session` (see ``SessionTrades``).
+    /// The portfolio's state with its trades of `session` (see ``SessionTrades``).
     func sessionState(of id: PortfolioID, owner: UserID, session: SessionDate,
-                      store: BullpenStore) async throws -> (state: PortfolioState, journal: [JournalEntry]) {
+                      store: BullpenStore) async throws -> (state: PortfolioState, today: SessionTrades) {
         var portfolio = try owned(try await loaded(id, store: store, fresh: true), by: owner)
         if let since = portfolio.recentSince, since <= session {
-            if since < session {
+            if since < session || portfolio.today == nil {
                 portfolio.recent = portfolio.recent.filter { SessionTrades.mayBelong($0, to: session) }
                 portfolio.recentSince = session
+                portfolio.today = SessionTrades(session: session, journal: portfolio.recent)
                 keep(portfolio)
             }
-            return (portfolio.state, portfolio.recent.filter { SessionTrades.mayBelong($0, to: session) })
+            return (portfolio.state, portfolio.today ?? SessionTrades(session: session, journal: portfolio.recent))
         }
         let epoch = epochs[id, default: 0]
         let entries = try await store.sessionJournal(of: portfolio.record, session: session)
@@ -255,9 +265,11 @@ actor Ledger {
            now.record.period == portfolio.record.period {
             now.recent = entries
             now.recentSince = session
+            now.today = SessionTrades(session: session, journal: entries)
             keep(now)
+            return (portfolio.state, now.today!)
         }
-        return (portfolio.state, entries)
+        return (portfolio.state, SessionTrades(session: session, journal: entries))
     }
 
     /// Forgets a portfolio (renamed, deleted, or its owner gone): the next use reads it again.
@@ -308,6 +320,7 @@ actor Ledger {
             if let held = portfolios[id], held.record.version == read.record.version {
                 read.recent = held.recent
                 read.recentSince = held.recentSince
+                read.today = held.today
             }
             keep(read)
         }

@@ -61,6 +61,15 @@ struct DayChangeTests {
         #expect(trades.quantity[ko] == 8)
         #expect(trades.symbols == [msft, ko])
         #expect(SessionTrades(session: today, journal: journal.reversed()) == trades)
+        // Kept as the journal grows (as the ledger keeps them): the same totals, whatever the cuts.
+        for cut in 0...journal.count {
+            var grown = SessionTrades(session: today, journal: Array(journal[..<cut]))
+            grown.include(Array(journal[cut...]))
+            #expect(grown == trades, "cut at \(cut)")
+        }
+        var entryByEntry = SessionTrades.none(session: today)
+        for entry in journal { entryByEntry.include([entry]) }
+        #expect(entryByEntry == trades)
     }
 
     @Test func buyingAtTheLastCloseChangesNothingToday() throws {

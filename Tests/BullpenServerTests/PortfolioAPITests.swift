@@ -79,6 +79,13 @@ struct PortfolioAPITests {
             #expect(portfolio.equity == "995.00" && portfolio.totalReturn == "-5.00")
             #expect(portfolio.dayChange == "-5.00")
             #expect(portfolio.dayChangePercent == "-0.50")             // of the 1000.00 it was worth at the previous close
+
+            // Five sold today at today's price: today's change stays the overnight shares' loss
+            // (the day's totals kept in memory take the sale in; without it, -2.50).
+            _ = try await server.order(player, "sell", 5, "ACME", portfolio: small.id)
+            portfolio = try await server.send(.GET, "/api/v1/portfolios/\(small.id)", token: player.accessToken)
+                .decode(PortfolioDTO.self)
+            #expect(portfolio.equity == "995.00" && portfolio.dayChange == "-5.00")
         }
     }
 

@@ -29,7 +29,7 @@ struct PortfolioService: Sendable {
         if let marketData, let session = await marketData.sessionDate(asOf: .live) {
             let taken = try await store.sessionState(of: id, owner: owner, session: session)
             if taken.state.portfolio.clock == .live {
-                return try await valued(taken.state, today: SessionTrades(session: session, journal: taken.journal))
+                return try await valued(taken.state, today: taken.today)
             }
         }
         return try await valued(try await store.state(of: id, owner: owner))
@@ -40,7 +40,7 @@ struct PortfolioService: Sendable {
             return try await valued(read, today: nil)
         }
         let taken = try await store.sessionState(of: read.portfolio.id, owner: read.portfolio.ownerID, session: session)
-        return try await valued(taken.state, today: SessionTrades(session: session, journal: taken.journal))
+        return try await valued(taken.state, today: taken.today)
     }
 
     private func valued(_ state: PortfolioState, today: SessionTrades?) async throws -> (state: PortfolioState, valuation: Valuation) {
