@@ -1,3 +1,4 @@
+import BullpenCore
 import Foundation
 import Synchronization
 
@@ -96,16 +97,7 @@ enum RowValues {
         let perDay: Int64 = 86_400_000_000
         let days = micros >= 0 ? micros / perDay : (micros - perDay + 1) / perDay
         var rest = micros - days * perDay
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = SessionDate(day: Int32(days)).components
         let hour = rest / 3_600_000_000; rest -= hour * 3_600_000_000
         let minute = rest / 60_000_000; rest -= minute * 60_000_000
         let second = rest / 1_000_000; rest -= second * 1_000_000
@@ -113,7 +105,7 @@ enum RowValues {
             let digits = String(number)
             return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
         }
-        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + " " + padded(hour, 2) + ":"
+        return padded(Int64(year), 4) + "-" + padded(Int64(month), 2) + "-" + padded(Int64(day), 2) + " " + padded(hour, 2) + ":"
             + padded(minute, 2) + ":" + padded(second, 2) + "." + padded(rest, 6) + "+00"
     }
 
