@@ -24,8 +24,7 @@ struct BatchLookups: Sendable {
 /// new state, and every row to write. Nothing here touches the database; ``BullpenStore/write(_:)``
 /// writes the rows in one transaction.
 struct BatchPlan: Sendable {
-    /// The portfolios of the batch, as the commands leave them; their `recent` holds the journal
-    /// entries of this batch only (the ledger appends them to the ones it holds once written).
+    /// The portfolios of the batch, as the commands leave them.
     var portfolios: [PortfolioID: LedgerPortfolio]
     /// The portfolios' versions when the batch read them: each row update is guarded by its own.
     let startVersions: [PortfolioID: Int64]
@@ -35,6 +34,9 @@ struct BatchPlan: Sendable {
     var orders: [OrderRow] = []
     var fills: [FillRow] = []
     var journal: [JournalRow] = []
+    /// The journal entries of each portfolio's current period made by this batch (since its
+    /// reset, if any): the ledger adds them to the session totals it holds once written.
+    var entries: [PortfolioID: [JournalEntry]] = [:]
     var keys: [IdempotencyRow] = []
     var periods: [PeriodRow] = []
     /// Portfolios reset in this batch: their stored positions are deleted before the new ones are written.
@@ -150,8 +152,7 @@ struct BatchPlan: Sendable {
         portfolio.record.updatedAt = now
         portfolio.realizedPnL += fill.realizedPnL
         portfolio.journalSequence = sequence
-        portfolios[id] = nil   // so that appending to the local copy's entries copies nothing
-        portfolio.recent.append(entry)
+        entries[id, default: []].append(entry)
         portfolios[id] = portfolio
         touched.insert(id)
         positions[id, default: []].insert(fill.symbol)
@@ -202,7 +203,7 @@ struct BatchPlan: Sendable {
         portfolio.record.updatedAt = now
         portfolio.realizedPnL = .zero
         portfolio.periodStartedAt = now
-        portfolio.recent = []
+        entries[id] = []
         portfolios[id] = portfolio
         touched.insert(id)
         resets.insert(id)

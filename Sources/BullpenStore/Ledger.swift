@@ -25,8 +25,8 @@ enum LedgerResult: Sendable {
     case reset(PortfolioRecord)
 }
 
-/// A portfolio as the ledger holds it: the row's figures, the book, and the journal entries recent
-/// enough for today's change.
+/// A portfolio as the ledger holds it: the row's figures, the book, and its trades of the session
+/// last asked for, totalled (today's change).
 struct LedgerPortfolio: Sendable {
     var record: PortfolioRecord
     var book: Book
@@ -34,12 +34,9 @@ struct LedgerPortfolio: Sendable {
     var journalSequence: Int64
     /// When the current period began (the previous period's end, or the portfolio's creation).
     var periodStartedAt: Date
-    /// Every journal entry of the current period that may belong to a session on or after
-    /// `recentSince` (nil until a session was asked for).
-    var recent: [JournalEntry] = []
-    var recentSince: SessionDate?
-    /// The trades of `recent` that count in the session `recentSince`, totalled, kept as entries
-    /// are added: a read of today's change never goes over the day's journal.
+    /// The current period's trades of one session (nil until a session was asked for), read once
+    /// and then kept as batches are written: a read of today's change never goes over the day's
+    /// journal.
     var today: SessionTrades?
     var usedAt: ContinuousClock.Instant
 
@@ -148,10 +145,7 @@ actor Ledger {
             var epochsWritten: [PortfolioID: Int] = [:]
             do {
                 for id in Set(commands.map(\.portfolio)) {
-                    if var portfolio = try await loaded(id, store: store, fresh: false) {
-                        portfolio.recent = []   // the plan collects the batch's own entries only
-                        current[id] = portfolio
-                    }
+                    if let portfolio = try await loaded(id, store: store, fresh: false) { current[id] = portfolio }
                 }
                 let lookups = try await store.batchLookups(for: commands)
                 // Whole milliseconds: what the database keeps of a time, so that the orders in
@@ -187,24 +181,12 @@ actor Ledger {
                 // next use reads it again rather than bring back what the batch started from.
                 guard epochs[id, default: 0] == epochsWritten[id] else { continue }
                 portfolio.usedAt = now
-                // The batch's entries follow the recent ones held (taken out of the dictionary,
-                // so that appending copies nothing); after a reset they are all there is.
-                let added = portfolio.recent
-                portfolio.recent = []
-                portfolio.recentSince = nil
-                portfolio.today = nil
-                if let index = portfolios.index(forKey: id), let since = portfolios.values[index].recentSince {
-                    var recent: [JournalEntry] = []
-                    var today = SessionTrades.none(session: since)
-                    if !plan.resets.contains(id) {
-                        swap(&recent, &portfolios.values[index].recent)
-                        today = portfolios.values[index].today ?? SessionTrades(session: since, journal: recent)
-                    }
-                    recent.append(contentsOf: added)
-                    today.include(added)
-                    portfolio.recent = recent
-                    portfolio.recentSince = since
-                    portfolio.today = today
+                // The batch's trades go onto the session totals held now (which a read may have
+                // set while the batch was planned); after a reset they are all there is.
+                portfolio.today = portfolios[id]?.today.map { held in
+                    var today = plan.resets.contains(id) ? SessionTrades.none(session: held.session) : held
+                    today.include(plan.entries[id] ?? [])
+                    return today
                 }
                 epochs[id, default: 0] += 1
                 portfolios[id] = portfolio
@@ -246,30 +228,19 @@ actor Ledger {
     /// The portfolio's state with its trades of `session` (see ``SessionTrades``).
     func sessionState(of id: PortfolioID, owner: UserID, session: SessionDate,
                       store: BullpenStore) async throws -> (state: PortfolioState, today: SessionTrades) {
-        var portfolio = try owned(try await loaded(id, store: store, fresh: true), by: owner)
-        if let since = portfolio.recentSince, since <= session {
-            if since < session || portfolio.today == nil {
-                portfolio.recent = portfolio.recent.filter { SessionTrades.mayBelong($0, to: session) }
-                portfolio.recentSince = session
-                portfolio.today = SessionTrades(session: session, journal: portfolio.recent)
-                keep(portfolio)
-            }
-            return (portfolio.state, portfolio.today ?? SessionTrades(session: session, journal: portfolio.recent))
-        }
+        let portfolio = try owned(try await loaded(id, store: store, fresh: true), by: owner)
+        if let today = portfolio.today, today.session == session { return (portfolio.state, today) }
         let epoch = epochs[id, default: 0]
-        let entries = try await store.sessionJournal(of: portfolio.record, session: session)
+        let today = SessionTrades(session: session, journal: try await store.sessionJournal(of: portfolio.record, session: session))
         // Keep them only if nothing was written meanwhile, nor is being written (they could miss
-        // it, or hold it already when the batch appends it).
+        // it, or hold it already when the batch adds its trades).
         if epochs[id, default: 0] == epoch, !writing.contains(id), var now = portfolios[id],
            now.journalSequence == portfolio.journalSequence,
            now.record.period == portfolio.record.period {
-            now.recent = entries
-            now.recentSince = session
-            now.today = SessionTrades(session: session, journal: entries)
+            now.today = today
             keep(now)
-            return (portfolio.state, now.today!)
         }
-        return (portfolio.state, SessionTrades(session: session, journal: entries))
+        return (portfolio.state, today)
     }
 
     /// Forgets a portfolio (renamed, deleted, or its owner gone): the next use reads it again.
@@ -318,8 +289,6 @@ actor Ledger {
         guard var read else { return nil }
         if epochs[id, default: 0] == epoch, (portfolios[id]?.record.version ?? .min) <= read.record.version {
             if let held = portfolios[id], held.record.version == read.record.version {
-                read.recent = held.recent
-                read.recentSince = held.recentSince
                 read.today = held.today
             }
             keep(read)

@@ -89,7 +89,9 @@ actor PostgresBatchWriter: LedgerBatchWriter {
 /// positions emptied or cleared by a reset deleted and the held ones upserted; it fails (and so
 /// writes nothing) unless every portfolio update found its row at the version the batch read.
 /// Data-modifying `WITH` parts run on one snapshot, so no two of them touch the same row: a
-/// reset's delete spares the positions the batch holds, which the upsert writes.
+/// reset's delete spares the positions the batch holds, which the upsert writes. Each table read
+/// from JSON is written as a whole `SELECT *` of its row type, so each row struct must have exactly
+/// its table's columns (a test holds them to it).
 struct BatchStatement: PostgresPreparedStatement {
     typealias Row = Int
 
@@ -135,10 +137,6 @@ struct BatchStatement: PostgresPreparedStatement {
 
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .text, .text, .text,
                                                         .uuidArray, .int8]
-
-    /// The tables whose rows are written as a whole `SELECT *` of their row type: each must have
-    /// exactly the columns of the row struct the ledger writes (a test holds them to it).
-    static let tables = ["portfolio_periods", "orders", "fills", "journal_entries", "idempotency_keys", "positions"]
 
     /// The failure the statement raises on purpose when a portfolio's version moved.
     static func isConflict(_ error: PSQLError) -> Bool {
