@@ -72,12 +72,192 @@ public struct AuthResponse: Codable, Sendable, Hashable {
 
 /// `POST /api/v1/portfolios`.
 public struct CreatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash, replay }
 
-    public var name: String
-    /// `"1000.00"` to `"10000000.00"`; `"100000.00"` when left out.
+    /// Left out: `Profile N` for a replay; required for a live portfolio.
+    public var name: String?
+    /// `"100.00"` to `"10000000.00"`; `"100000.00"` when left out.
     public var startingCash: String?
-    public init(name: String, startingCash: String? = nil) { self.name = name; self.startingCash = startingCash }
+    /// A replay portfolio: it starts in the past and moves through time when told.
+    public var replay: ReplayRequest?
+    public init(name: String?, startingCash: String? = nil, replay: ReplayRequest? = nil) {
+        self.name = name; self.startingCash = startingCash; self.replay = replay
+    }
+}
+
+/// Where a replay portfolio starts, and with what.
+public struct ReplayRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case start, holdings, scenario }
+
+    /// `YYYY-MM` (the month's first trading day), `YYYY-MM-DD` (that day or the next trading
+    /// day) or `random`; the data's first day when left out.
+    public var start: String?
+    /// `random`: five random stocks listed on the start date, bought with half the cash.
+    public var holdings: String?
+    /// A scenario's id, instead of `start`: its start date and stocks.
+    public var scenario: String?
+
+    public init(start: String? = nil, holdings: String? = nil, scenario: String? = nil) {
+        self.start = start; self.holdings = holdings; self.scenario = scenario
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictFields.check(Self.self, decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        start = try container.decodeIfPresent(String.self, forKey: .start)
+        holdings = try container.decodeIfPresent(String.self, forKey: .holdings)
+        scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
+    }
+}
+
+/// Refuses the fields a nested request object does not accept (the top level is checked by the server).
+public enum StrictFields {
+    private struct AnyField: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The message starts with "The field": the server shows it as it is.
+    public static func check<T: RequestBody>(_ type: T.Type, _ decoder: any Decoder) throws {
+        guard let fields = try? decoder.container(keyedBy: AnyField.self) else { return }
+        let path = decoder.codingPath.map(\.stringValue).joined(separator: ".")
+        if let unknown = fields.allKeys.map(\.stringValue).filter({ T.CodingKeys(stringValue: $0) == nil }).min() {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "The field '\(path).\(unknown)' is not accepted here; accepted: \(T.fieldNames.sorted().joined(separator: ", "))."))
+        }
+    }
+}
+
+/// `POST /api/v1/portfolios/{id}/advance`: `days` trading days, or up `to` a date.
+public struct AdvanceRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case days, to }
+    public var days: Int?
+    public var to: String?
+    public init(days: Int? = nil, to: String? = nil) { self.days = days; self.to = to }
+}
+
+/// How one holding moved over an advance.
+public struct HoldingChangeDTO: Codable, Sendable, Hashable {
+    public var symbol: String
+    public var quantity: Int64
+    public var priceBefore: String?
+    public var priceAfter: String?
+    public var valueChange: String
+    public var changePercent: String?
+    public init(symbol: String, quantity: Int64, priceBefore: String?, priceAfter: String?, valueChange: String,
+                changePercent: String?) {
+        self.symbol = symbol; self.quantity = quantity; self.priceBefore = priceBefore; self.priceAfter = priceAfter
+        self.valueChange = valueChange; self.changePercent = changePercent
+    }
+}
+
+/// What an advance did.
+public struct AdvanceDTO: Codable, Sendable, Hashable {
+    public var from: String
+    public var to: String
+    /// Trading days passed.
+    public var days: Int
+    /// True when the data ran out: the clock stopped on its last day.
+    public var endOfData: Bool
+    public var message: String
+    public var equityBefore: String
+    public var equityAfter: String
+    public var change: String
+    public var changePercent: String?
+    /// The S&P 500's (or the demo index's) change over the same days.
+    public var benchmarkChangePercent: String?
+    public var holdings: [HoldingChangeDTO]
+    public var portfolio: PortfolioDTO
+    public init(from: String, to: String, days: Int, endOfData: Bool, message: String, equityBefore: String,
+                equityAfter: String, change: String, changePercent: String?, benchmarkChangePercent: String?,
+                holdings: [HoldingChangeDTO], portfolio: PortfolioDTO) {
+        self.from = from; self.to = to; self.days = days; self.endOfData = endOfData; self.message = message
+        self.equityBefore = equityBefore; self.equityAfter = equityAfter; self.change = change
+        self.changePercent = changePercent; self.benchmarkChangePercent = benchmarkChangePercent
+        self.holdings = holdings; self.portfolio = portfolio
+    }
+}
+
+/// A scenario a replay can start from.
+public struct ScenarioDTO: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    /// `bubble`, `bull`, `bear`, `crash` or `recovery`.
+    public var kind: String
+    public var description: String
+    public var start: String
+    public var end: String
+    public var symbols: [String]
+    public init(id: String, name: String, kind: String, description: String, start: String, end: String, symbols: [String]) {
+        self.id = id; self.name = name; self.kind = kind; self.description = description
+        self.start = start; self.end = end; self.symbols = symbols
+    }
+}
+
+/// `GET /api/v1/replay/scenarios`: the dates a replay can start on, and the scenarios the data supports.
+public struct ScenarioList: Codable, Sendable, Hashable {
+    public var firstDate: String?
+    public var lastDate: String?
+    public var scenarios: [ScenarioDTO]
+    public init(firstDate: String?, lastDate: String?, scenarios: [ScenarioDTO]) {
+        self.firstDate = firstDate; self.lastDate = lastDate; self.scenarios = scenarios
+    }
+}
+
+/// A closed trade in a replay report.
+public struct ClosedTradeDTO: Codable, Sendable, Hashable {
+    public var symbol: String
+    public var date: String
+    public var quantity: Int64
+    public var price: String
+    public var realizedPnl: String
+    public init(symbol: String, date: String, quantity: Int64, price: String, realizedPnl: String) {
+        self.symbol = symbol; self.date = date; self.quantity = quantity; self.price = price; self.realizedPnl = realizedPnl
+    }
+}
+
+/// `GET /api/v1/portfolios/{id}/report`: how a finished replay went.
+public struct ReplayReportDTO: Codable, Sendable, Hashable {
+    public var start: String
+    public var end: String
+    public var ended: Bool
+    public var endOfData: Bool
+    public var startingCash: String
+    public var endingEquity: String
+    public var totalReturn: String
+    public var totalReturnPercent: String?
+    public var benchmark: String
+    public var benchmarkReturnPercent: String?
+    public var maxDrawdown: String
+    public var maxDrawdownPercent: String?
+    public var drawdownPeak: String?
+    public var drawdownTrough: String?
+    public var bestTrade: ClosedTradeDTO?
+    public var worstTrade: ClosedTradeDTO?
+    public var daysInvested: Int
+    public var days: Int
+    public var daysInvestedPercent: String?
+    public var buyAndHoldStocks: String?
+    public var buyAndHoldBenchmark: String?
+    public var points: [EquityPointDTO]
+    public init(start: String, end: String, ended: Bool, endOfData: Bool, startingCash: String, endingEquity: String,
+                totalReturn: String, totalReturnPercent: String?, benchmark: String, benchmarkReturnPercent: String?,
+                maxDrawdown: String, maxDrawdownPercent: String?, drawdownPeak: String?, drawdownTrough: String?,
+                bestTrade: ClosedTradeDTO?, worstTrade: ClosedTradeDTO?, daysInvested: Int, days: Int,
+                daysInvestedPercent: String?, buyAndHoldStocks: String?, buyAndHoldBenchmark: String?,
+                points: [EquityPointDTO]) {
+        self.start = start; self.end = end; self.ended = ended; self.endOfData = endOfData
+        self.startingCash = startingCash; self.endingEquity = endingEquity; self.totalReturn = totalReturn
+        self.totalReturnPercent = totalReturnPercent; self.benchmark = benchmark
+        self.benchmarkReturnPercent = benchmarkReturnPercent; self.maxDrawdown = maxDrawdown
+        self.maxDrawdownPercent = maxDrawdownPercent; self.drawdownPeak = drawdownPeak; self.drawdownTrough = drawdownTrough
+        self.bestTrade = bestTrade; self.worstTrade = worstTrade; self.daysInvested = daysInvested; self.days = days
+        self.daysInvestedPercent = daysInvestedPercent; self.buyAndHoldStocks = buyAndHoldStocks
+        self.buyAndHoldBenchmark = buyAndHoldBenchmark; self.points = points
+    }
 }
 
 /// `PATCH /api/v1/portfolios/{id}`: only the name can change.
@@ -105,9 +285,18 @@ public struct RulesDTO: Codable, Sendable, Hashable {
 
 /// The time a portfolio lives at: `live`, or `replay` at `date`.
 public struct ClockDTO: Codable, Sendable, Hashable {
-    public var kind: String
+    /// `live` or `replay`.
+    public var mode: String
+    /// A replay's current session.
     public var date: String?
-    public init(kind: String, date: String? = nil) { self.kind = kind; self.date = date }
+    /// A replay's first session.
+    public var start: String?
+    public var scenario: String?
+    /// True once the player ended the replay.
+    public var ended: Bool?
+    public init(mode: String, date: String? = nil, start: String? = nil, scenario: String? = nil, ended: Bool? = nil) {
+        self.mode = mode; self.date = date; self.start = start; self.scenario = scenario; self.ended = ended
+    }
 }
 
 /// Where prices come from and whether they are real.

@@ -12,6 +12,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case invalidList = "invalid_list"
     case invalidSort = "invalid_sort"
     case badRequest = "bad_request"
+    case invalidAdvance = "invalid_advance"
     // 401, 403: who is asking.
     case unauthorized
     case invalidCredentials = "invalid_credentials"
@@ -23,6 +24,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case notFound = "not_found"
     case unknownSymbol = "unknown_symbol"
     case unknownBenchmark = "unknown_benchmark"
+    case unknownScenario = "unknown_scenario"
     // 405, 413, 415.
     case methodNotAllowed = "method_not_allowed"
     case payloadTooLarge = "payload_too_large"
@@ -37,6 +39,10 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case tooManyWatchlists = "too_many_watchlists"
     case watchlistFull = "watchlist_full"
     case portfolioChanged = "portfolio_changed"
+    case notReplay = "not_replay"
+    case replayEnded = "replay_ended"
+    case endOfData = "end_of_data"
+    case reportNotReady = "report_not_ready"
     // 422: well-formed, but the rules say no.
     case invalidUsername = "invalid_username"
     case weakPassword = "weak_password"
@@ -49,6 +55,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case quantityOutOfRange = "quantity_out_of_range"
     case tooManyHoldings = "too_many_holdings"
     case instrumentNotAllowed = "instrument_not_allowed"
+    case notListedYet = "not_listed_yet"
+    case invalidReplayStart = "invalid_replay_start"
     // 429: slow down.
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
@@ -57,26 +65,29 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case corruptData = "corrupt_data"
     case marketDataUnavailable = "market_data_unavailable"
     case databaseUnavailable = "database_unavailable"
+    case replayUnavailable = "replay_unavailable"
     case busy
 
     /// The HTTP status this code always comes with.
     public var httpStatus: Int {
         switch self {
         case .invalidJSON, .validationFailed, .unknownParameter, .invalidCursor, .invalidDates, .invalidRange,
-             .invalidInterval, .invalidList, .invalidSort, .badRequest: 400
+             .invalidInterval, .invalidList, .invalidSort, .badRequest, .invalidAdvance: 400
         case .unauthorized, .invalidCredentials, .invalidRefreshToken, .refreshTokenReused: 401
         case .wrongPassword, .originNotAllowed: 403
-        case .notFound, .unknownSymbol, .unknownBenchmark: 404
+        case .notFound, .unknownSymbol, .unknownBenchmark, .unknownScenario: 404
         case .methodNotAllowed: 405
         case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
-             .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .portfolioChanged: 409
+             .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .portfolioChanged, .notReplay, .replayEnded,
+             .endOfData, .reportNotReady: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .invalidUsername, .weakPassword, .invalidName, .invalidStartingCash, .noPrice, .notTrading,
-             .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed: 422
+             .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
+             .notListedYet, .invalidReplayStart: 422
         case .tooManyAttempts, .rateLimited: 429
         case .internalError, .corruptData: 500
-        case .marketDataUnavailable, .databaseUnavailable, .busy: 503
+        case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable: 503
         }
     }
 }

@@ -55,8 +55,23 @@ public enum EquityCurve {
         return thinned(points)
     }
 
+    /// The curve of stored daily snapshots (a replay's), the benchmark scaled to the starting cash
+    /// from the first snapshot's date.
+    public static func from(snapshots: [EquitySnapshot], startingCash: Money, benchmark: [SessionDate: Price]) -> [Point] {
+        var lastClose: Price?
+        let base = snapshots.lazy.compactMap { benchmark[$0.date] }.first
+        return snapshots.map { snapshot in
+            lastClose = benchmark[snapshot.date] ?? lastClose
+            var scaled: Money?
+            if let base, let close = lastClose, base.ticks > 0 {
+                scaled = Money(cents: FixedPoint.divideRounded(startingCash.cents * close.ticks, by: base.ticks))
+            }
+            return Point(date: snapshot.date, equity: snapshot.equity, benchmark: scaled)
+        }
+    }
+
     /// Keeps at most ``maxPoints``: every n-th point and always the last.
-    static func thinned(_ points: [Point]) -> [Point] {
+    public static func thinned<T>(_ points: [T]) -> [T] {
         guard points.count > maxPoints else { return points }
         let step = (points.count + maxPoints - 1) / maxPoints
         return points.enumerated().filter { $0.offset % step == 0 || $0.offset == points.count - 1 }.map(\.element)

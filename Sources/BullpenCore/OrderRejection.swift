@@ -2,6 +2,8 @@
 /// statuses in one place.
 public enum OrderRejection: Error, Sendable, Hashable {
     case unknownSymbol(Symbol)
+    /// A replay stands on a date before the company was listed.
+    case notListedYet(Symbol, on: SessionDate)
     case noPrice(Symbol)
     /// The symbol's data has ended: it can be sold at its last price but not bought.
     case notTrading(Symbol)
@@ -16,6 +18,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
     public var code: String {
         switch self {
         case .unknownSymbol: "unknown_symbol"
+        case .notListedYet: "not_listed_yet"
         case .noPrice: "no_price"
         case .notTrading: "not_trading"
         case .insufficientFunds: "insufficient_funds"
@@ -32,6 +35,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
         switch self {
         case .unknownSymbol(let symbol):
             "There is no company with the symbol \(symbol)."
+        case .notListedYet(let symbol, let date):
+            "\(symbol) was not listed on \(date): on this portfolio's date it cannot be traded yet."
         case .noPrice(let symbol):
             "There is no price for \(symbol) at this portfolio's date."
         case .notTrading(let symbol):

@@ -26,12 +26,15 @@ public struct PortfolioRecord: Sendable, Hashable {
     /// Moves on every change of cash or positions; a change made on a stale version is refused.
     public var version: Int64
     public var clock: PortfolioClock
+    /// How a replay began and whether it ended; nil for live portfolios.
+    public var replay: ReplayInfo?
     public var rules: PortfolioRules
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(id: PortfolioID, ownerID: UserID, name: String, startingCash: Money, cash: Money, period: Int,
-                version: Int64, clock: PortfolioClock, rules: PortfolioRules, createdAt: Date, updatedAt: Date) {
+                version: Int64, clock: PortfolioClock, replay: ReplayInfo? = nil, rules: PortfolioRules,
+                createdAt: Date, updatedAt: Date) {
         self.id = id
         self.ownerID = ownerID
         self.name = name
@@ -40,6 +43,7 @@ public struct PortfolioRecord: Sendable, Hashable {
         self.period = period
         self.version = version
         self.clock = clock
+        self.replay = replay
         self.rules = rules
         self.createdAt = createdAt
         self.updatedAt = updatedAt

@@ -145,6 +145,12 @@ public final class DemoExchange: MarketDataSource {
         return index.bars(Symbol(Self.indexName)!, from: start, through: end.map { min($0, limit) } ?? limit)
     }
 
+    /// From the first generated session to the last completed one (never the session in progress).
+    public func replayRange() async -> ClosedRange<SessionDate>? {
+        let last = liveView(at: time.now()).lastCompleted
+        return DemoMarket.firstDay <= last ? DemoMarket.firstDay...last : nil
+    }
+
     public func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? {
         let view = liveView(at: time.now())
         switch clock {

@@ -62,6 +62,11 @@ public final class HistoricalMarketData: MarketDataSource {
         return min(last, calendar.tradingDay(onOrBefore: bound))
     }
 
+    public func replayRange() async -> ClosedRange<SessionDate>? {
+        guard let first = history.firstSession, let last = history.lastSession, first <= last else { return nil }
+        return first...last
+    }
+
     /// The last date `clock` may see (nil: no limit).
     private func limit(_ clock: PortfolioClock) -> SessionDate? {
         switch clock {

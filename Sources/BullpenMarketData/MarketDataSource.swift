@@ -40,9 +40,14 @@ public protocol MarketDataSource: MarketData {
     /// How much each symbol trades: its average daily dollar volume (close × shares, in cents)
     /// over the three months up to the clock's session. Symbols without bars then are left out.
     func averageDollarVolume(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Int64]
+    /// The sessions a replay can stand on: from the first day of the companies' history to the
+    /// last completed session. Nil when the source has no history to replay.
+    func replayRange() async -> ClosedRange<SessionDate>?
 }
 
 extension MarketDataSource {
+    public func replayRange() async -> ClosedRange<SessionDate>? { nil }
+
     public func averageDollarVolume(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Int64] {
         guard let session = await sessionDate(asOf: clock), let start = ChartRange.threeMonths.start(endingOn: session)
         else { return [:] }

@@ -36,6 +36,8 @@ public struct MarketHistory: Sendable {
     private let volumes: [Int64]
     /// The latest session any symbol has.
     public let lastSession: SessionDate?
+    /// The earliest session any symbol has.
+    public let firstSession: SessionDate?
 
     /// Builds the columns from per-symbol series (each ascending by date).
     public init(series: [(Symbol, ColumnBuilder)]) {
@@ -62,6 +64,7 @@ public struct MarketHistory: Sendable {
         self.lows = lows
         self.closes = closes
         self.volumes = volumes
+        firstSession = ranges.compactMap { $0.isEmpty ? nil : dates[$0.lowerBound] }.min().map(SessionDate.init(day:))
         lastSession = ranges.compactMap { $0.isEmpty ? nil : dates[$0.upperBound - 1] }.max().map(SessionDate.init(day:))
     }
 

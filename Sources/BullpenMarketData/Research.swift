@@ -66,7 +66,9 @@ public enum Research {
         let symbols = listing.map(\.symbol)
         let quotes = try await source.quotes(symbols, asOf: clock)
         let volumes = liquidity ? try await source.averageDollarVolume(symbols, asOf: clock) : [:]
-        return listing.map { AssetSnapshot(info: $0, quote: quotes[$0.symbol], dollarVolume: volumes[$0.symbol]) }
+        // A replay sees only what was listed on its date: a company without a price yet does not exist.
+        let listed = clock == .live ? listing : listing.filter { quotes[$0.symbol] != nil }
+        return listed.map { AssetSnapshot(info: $0, quote: quotes[$0.symbol], dollarVolume: volumes[$0.symbol]) }
     }
 
     /// How well `asset` matches `query`: lower is better, nil for no match. Exact symbol, then

@@ -90,6 +90,7 @@ struct APIError: Error, Sendable {
         case .valueNotFound(let type, let context):
             return "\(path(context)) must be \(describeType(type)), not null."
         case .dataCorrupted(let context):
+            if context.debugDescription.hasPrefix("The field ") { return context.debugDescription }
             return context.codingPath.isEmpty ? "The body is not valid JSON." : "\(path(context)) is not valid."
         @unknown default:
             return "The body could not be read."

@@ -53,7 +53,7 @@ public enum BullpenApp {
         try checked.register(collection: SystemRoutes())
         let v1 = checked.grouped("api", "v1")
         for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
-                                            AssetRoutes(), StreamRoutes(), WatchlistRoutes()] {
+                                            AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes()] {
             try v1.register(collection: routes)
         }
         if let marketData {

@@ -24,6 +24,11 @@ struct BullpenServices: Sendable {
                          available: marketData != nil)
     }
 
+    /// Historical replay; needs market data.
+    func replay() throws -> ReplayService {
+        ReplayService(store: store, source: try requireMarketData(), time: time)
+    }
+
     func requireMarketData() throws -> any MarketDataSource {
         guard let marketData else { throw APIError.marketDataUnavailable }
         return marketData

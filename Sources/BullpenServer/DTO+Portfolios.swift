@@ -16,11 +16,12 @@ extension RulesDTO {
 }
 
 extension ClockDTO {
-    init(_ clock: PortfolioClock) {
+    init(_ clock: PortfolioClock, replay: ReplayInfo?) {
         switch clock {
-        case .live: self.init(kind: "live")
+        case .live: self.init(mode: "live")
         case .replay(let date):
-            self.init(kind: "replay", date: SessionDate(date).description)
+            self.init(mode: "replay", date: SessionDate(date).description, start: replay?.start.description,
+                      scenario: replay?.scenario, ended: replay?.ended ?? false)
         }
     }
 }
@@ -35,7 +36,7 @@ extension PortfolioDTO {
     init(_ portfolio: PortfolioRecord, valuation: Valuation, marketData: MarketDataStatus) {
         self.init(
             id: portfolio.id.description, name: portfolio.name, period: portfolio.period,
-            clock: ClockDTO(portfolio.clock), rules: RulesDTO(portfolio.rules),
+            clock: ClockDTO(portfolio.clock, replay: portfolio.replay), rules: RulesDTO(portfolio.rules),
             startingCash: portfolio.startingCash.decimalString, cash: valuation.cash.decimalString,
             marketValue: valuation.marketValue.decimalString, equity: valuation.equity.decimalString,
             realizedPnl: valuation.realizedPnL.decimalString, unrealizedPnl: valuation.unrealizedPnL.decimalString,
@@ -111,5 +112,40 @@ extension EquityHistoryDTO {
             EquityPointDTO(date: point.date.description, equity: point.equity.decimalString,
                            benchmark: point.benchmark?.decimalString)
         })
+    }
+}
+
+extension HoldingChangeDTO {
+    init(_ change: ReplayAdvance.HoldingChange) {
+        self.init(symbol: change.symbol.rawValue, quantity: change.quantity, priceBefore: change.priceBefore?.decimalString,
+                  priceAfter: change.priceAfter?.decimalString, valueChange: change.valueChange.decimalString,
+                  changePercent: change.changePercent?.decimalString)
+    }
+}
+
+extension ClosedTradeDTO {
+    init(_ trade: ReplayReport.ClosedTrade) {
+        self.init(symbol: trade.symbol.rawValue, date: trade.date.description, quantity: trade.quantity,
+                  price: trade.price.decimalString, realizedPnl: trade.realizedPnL.decimalString)
+    }
+}
+
+extension ReplayReportDTO {
+    init(_ result: ReplayService.Report) {
+        let report = result.report
+        self.init(
+            start: report.start.description, end: report.end.description, ended: result.ended, endOfData: result.endOfData,
+            startingCash: report.startingCash.decimalString, endingEquity: report.endingEquity.decimalString,
+            totalReturn: report.totalReturn.decimalString, totalReturnPercent: report.totalReturnPercent?.decimalString,
+            benchmark: "SPX", benchmarkReturnPercent: report.benchmarkReturnPercent?.decimalString,
+            maxDrawdown: report.maxDrawdown.decimalString, maxDrawdownPercent: report.maxDrawdownPercent?.decimalString,
+            drawdownPeak: report.drawdownPeak?.description, drawdownTrough: report.drawdownTrough?.description,
+            bestTrade: report.bestTrade.map(ClosedTradeDTO.init), worstTrade: report.worstTrade.map(ClosedTradeDTO.init),
+            daysInvested: report.daysInvested, days: report.days,
+            daysInvestedPercent: report.daysInvestedPercent?.decimalString,
+            buyAndHoldStocks: report.buyAndHoldStocks?.decimalString,
+            buyAndHoldBenchmark: report.buyAndHoldBenchmark?.decimalString,
+            points: report.points.map { EquityPointDTO(date: $0.date.description, equity: $0.equity.decimalString,
+                                                       benchmark: $0.benchmark?.decimalString) })
     }
 }

@@ -39,6 +39,7 @@ struct BatchPlan: Sendable {
     var entries: [PortfolioID: [JournalEntry]] = [:]
     var keys: [IdempotencyRow] = []
     var periods: [PeriodRow] = []
+    var snapshots: [EquitySnapshotRow] = []
     /// Portfolios reset in this batch: their stored positions are deleted before the new ones are written.
     var resets: Set<PortfolioID> = []
     /// The symbols whose position changed, per portfolio (since its reset, if any).
@@ -95,6 +96,10 @@ struct BatchPlan: Sendable {
                 results.append(.success(try order(priced, in: id, owner: owner, claim: claim)))
             case .reset(let id, let owner, let version, let endingEquity):
                 results.append(.success(try reset(id, owner: owner, version: version, endingEquity: endingEquity)))
+            case .advance(let step, let id, let owner):
+                results.append(.success(try advance(step, in: id, owner: owner)))
+            case .endReplay(let id, let owner):
+                results.append(.success(try endReplay(id, owner: owner)))
             }
         } catch {
             results.append(.failure(error))
@@ -111,6 +116,9 @@ struct BatchPlan: Sendable {
         let request = priced.request
         if let claim, let earlier = try remembered(claim, owner: owner) { return earlier }
         var portfolio = try portfolio(id, owner: owner)
+        if portfolio.record.replay?.ended == true { throw StoreError.replayEnded }
+        // Priced at another date than the one the portfolio stands on now (a replay moved since).
+        guard priced.clock == portfolio.record.clock else { throw StoreError.portfolioChanged }
         if let clientOrderID = request.clientOrderID {
             let key = BatchLookups.ClientOrder(portfolio: id.uuid, clientOrderID: clientOrderID)
             guard !lookups.clientOrderIDs.contains(key), !clientOrderIDs.contains(key) else {
@@ -198,6 +206,13 @@ struct BatchPlan: Sendable {
                                  startedAt: portfolio.periodStartedAt, endedAt: now))
         portfolio.book = Book(startingCash: record.startingCash)
         portfolio.record.cash = record.startingCash
+        // A replay starts over from its first day, with cash only.
+        if var replay = record.replay {
+            replay.holdings = [:]
+            replay.ended = false
+            portfolio.record.replay = replay
+            portfolio.record.clock = .replay(replay.start.date)
+        }
         portfolio.record.period += 1
         portfolio.record.version += 1
         portfolio.record.updatedAt = now
@@ -209,5 +224,41 @@ struct BatchPlan: Sendable {
         resets.insert(id)
         positions[id] = []
         return .reset(portfolio.record)
+    }
+
+    /// Moves a replay's clock if it still stands where the step was computed from.
+    private mutating func advance(_ step: ReplayStep, in id: PortfolioID, owner: UserID) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        guard let replay = portfolio.record.replay else { throw StoreError.notReplay }
+        guard !replay.ended else { throw StoreError.replayEnded }
+        guard portfolio.record.version == step.version, portfolio.record.clock == .replay(step.from.date) else {
+            throw StoreError.portfolioChanged
+        }
+        let period = portfolio.record.period
+        for snapshot in step.snapshots {
+            snapshots.append(EquitySnapshotRow(id: ids.makeUUID(), portfolioId: id.uuid, period: period,
+                                               date: snapshot.date.description, cashCents: snapshot.cash.cents,
+                                               marketValueCents: snapshot.marketValue.cents,
+                                               equityCents: snapshot.equity.cents))
+        }
+        portfolio.record.clock = .replay(step.to.date)
+        portfolio.record.version += 1
+        portfolio.record.updatedAt = now
+        portfolios[id] = portfolio
+        touched.insert(id)
+        return .advanced(portfolio.record)
+    }
+
+    private mutating func endReplay(_ id: PortfolioID, owner: UserID) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        guard var replay = portfolio.record.replay else { throw StoreError.notReplay }
+        guard !replay.ended else { throw StoreError.replayEnded }
+        replay.ended = true
+        portfolio.record.replay = replay
+        portfolio.record.version += 1
+        portfolio.record.updatedAt = now
+        portfolios[id] = portfolio
+        touched.insert(id)
+        return .advanced(portfolio.record)
     }
 }

@@ -10,12 +10,15 @@ public struct PricedOrder: Sendable {
     public var pricing: FillPricing
     /// Whether the symbol trades on the portfolio's date (false once its data has ended).
     public var trading: Bool
+    /// The clock it was priced at: the order executes only if the portfolio still stands there.
+    public var clock: PortfolioClock
 
-    public init(request: OrderRequest, price: Price, pricing: FillPricing, trading: Bool) {
+    public init(request: OrderRequest, price: Price, pricing: FillPricing, trading: Bool, clock: PortfolioClock = .live) {
         self.request = request
         self.price = price
         self.pricing = pricing
         self.trading = trading
+        self.clock = clock
     }
 }
 
@@ -44,7 +47,23 @@ extension BullpenStore {
         case .executed(let order, let book): .executed(order, book)
         case .replayed(let order): .replayed(order)
         case .remembered(let result): .remembered(result)
-        case .reset: throw StoreError.unavailable
+        case .reset, .advanced: throw StoreError.unavailable
+        }
+    }
+
+    /// Executes several orders of one portfolio together: they go in one batch, in this order,
+    /// and each succeeds or fails on its own (a replay's starting stocks).
+    public func placeOrders(_ orders: [PricedOrder], in id: PortfolioID, owner: UserID) async -> [Result<OrderOutcome, any Error>] {
+        let commands = orders.map { LedgerCommand.order($0, portfolio: id, owner: owner, idempotency: nil) }
+        return await ledger.submit(commands, store: self).map { result in
+            result.flatMap { outcome in
+                switch outcome {
+                case .executed(let order, let book): .success(.executed(order, book))
+                case .replayed(let order): .success(.replayed(order))
+                case .remembered(let result): .success(.remembered(result))
+                case .reset, .advanced: .failure(StoreError.unavailable)
+                }
+            }
         }
     }
 

@@ -4,19 +4,23 @@ import FluentSQL
 import Foundation
 
 extension BullpenStore {
-    func newPortfolioRow(owner: UUID, name: String, startingCash: Money, rules: PortfolioRules, now: Date) throws -> PortfolioRow {
+    func newPortfolioRow(owner: UUID, name: String, startingCash: Money, rules: PortfolioRules,
+                         replay: ReplayInfo? = nil, now: Date) throws -> PortfolioRow {
         PortfolioRow(id: ids.makeUUID(), userId: owner, name: name, nameKey: name.lowercased(),
                      startingCashCents: startingCash.cents, cashCents: startingCash.cents, realizedPnlCents: 0,
-                     period: 1, version: 1,
-                     journalSequence: 0, clock: PortfolioRow.encodeClock(.live), rules: try PortfolioRow.encodeRules(rules),
-                     createdAt: now, updatedAt: now)
+                     period: 1, version: 1, journalSequence: 0,
+                     clock: PortfolioRow.encodeClock(replay.map { .replay($0.start.date) } ?? .live),
+                     rules: try PortfolioRow.encodeRules(rules), createdAt: now, updatedAt: now,
+                     replay: try PortfolioRow.encodeReplay(replay))
     }
 
-    /// Creates a portfolio. Names are unique per owner, ignoring case.
+    /// Creates a portfolio: live, or with `replay` a replay standing on its start date. Names are
+    /// unique per owner, ignoring case.
     /// - Throws: ``StoreError/portfolioNameTaken``, ``StoreError/tooManyPortfolios(limit:)``.
     public func createPortfolio(owner: UserID, name: String, startingCash: Money,
-                                rules: PortfolioRules = .default) async throws -> PortfolioRecord {
-        let row = try newPortfolioRow(owner: owner.uuid, name: name, startingCash: startingCash, rules: rules, now: time.now())
+                                rules: PortfolioRules = .default, replay: ReplayInfo? = nil) async throws -> PortfolioRecord {
+        let row = try newPortfolioRow(owner: owner.uuid, name: name, startingCash: startingCash, rules: rules,
+                                      replay: replay, now: time.now())
         do {
             try await transaction { db in
                 let count = try await self.sql(db).select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
@@ -43,9 +47,10 @@ extension BullpenStore {
     }
 
     /// The portfolio as this instance last saw it, without asking the database whether another
-    /// instance changed it since: enough to price an order by its clock and rules, which do not
-    /// change after creation. The ledger then executes the order on the current state (its
-    /// version guard catches a portfolio another instance changed or deleted).
+    /// instance changed it since: enough to price an order by its clock and rules. The ledger
+    /// then executes the order on the current state (its version guard catches a portfolio
+    /// another instance changed or deleted, and an order priced at another date than the
+    /// portfolio's clock now stands on is refused with ``StoreError/portfolioChanged``).
     public func portfolioForPricing(_ id: PortfolioID, owner: UserID) async throws -> PortfolioRecord {
         try await ledger.heldRecord(of: id, owner: owner, store: self)
     }
@@ -111,7 +116,8 @@ extension BullpenStore {
     }
 
     /// The tables whose rows belong to a portfolio, children first.
-    static let portfolioChildTables = ["journal_entries", "fills", "orders", "positions", "portfolio_periods"]
+    static let portfolioChildTables = ["journal_entries", "fills", "orders", "positions", "portfolio_periods",
+                                       "equity_snapshots"]
 
     /// Deletes every row belonging to `portfolios` but the portfolio rows themselves. (SQLite
     /// enforces the cascades only where foreign keys are on, so they are not relied on.)
@@ -139,6 +145,33 @@ extension BullpenStore {
     public func resetPortfolio(_ id: PortfolioID, owner: UserID, version: Int64, endingEquity: Money) async throws -> PortfolioRecord {
         let command = LedgerCommand.reset(portfolio: id, owner: owner, version: version, endingEquity: endingEquity)
         guard case .reset(let record) = try await ledger.submit(command, store: self) else { throw StoreError.unavailable }
+        return record
+    }
+
+    /// The equity snapshots of the portfolio's current period, oldest first.
+    public func equitySnapshots(of id: PortfolioID, owner: UserID) async throws -> [EquitySnapshot] {
+        let portfolio = try await portfolio(id, owner: owner)
+        return try await sql(db).select().column("*").from("equity_snapshots").where("portfolio_id", .equal, id.uuid)
+            .where("period", .equal, portfolio.period).orderBy("date")
+            .all(decoding: EquitySnapshotRow.self, with: Self.rowDecoder).map { try $0.snapshot() }
+    }
+
+    /// Moves a replay portfolio's clock to `to` with the equity of each day passed, if it still
+    /// stands on `from` at `version` (the state the snapshots were computed from).
+    /// - Throws: ``StoreError/portfolioChanged`` when it moved meanwhile, ``StoreError/replayEnded``,
+    ///   ``StoreError/notReplay``.
+    public func advanceReplay(_ id: PortfolioID, owner: UserID, version: Int64, from: SessionDate, to: SessionDate,
+                              snapshots: [EquitySnapshot]) async throws -> PortfolioRecord {
+        let command = LedgerCommand.advance(ReplayStep(version: version, from: from, to: to, snapshots: snapshots),
+                                            portfolio: id, owner: owner)
+        guard case .advanced(let record) = try await ledger.submit(command, store: self) else { throw StoreError.unavailable }
+        return record
+    }
+
+    /// Ends a replay: nothing more is traded or advanced, and its report is final.
+    public func endReplay(_ id: PortfolioID, owner: UserID) async throws -> PortfolioRecord {
+        guard case .advanced(let record) = try await ledger.submit(.endReplay(portfolio: id, owner: owner), store: self)
+        else { throw StoreError.unavailable }
         return record
     }
 

@@ -7,12 +7,24 @@ import Synchronization
 enum LedgerCommand: Sendable {
     case order(PricedOrder, portfolio: PortfolioID, owner: UserID, idempotency: IdempotencyClaim?)
     case reset(portfolio: PortfolioID, owner: UserID, version: Int64, endingEquity: Money)
+    /// Moves a replay portfolio's clock, storing its equity at each session passed.
+    case advance(ReplayStep, portfolio: PortfolioID, owner: UserID)
+    case endReplay(portfolio: PortfolioID, owner: UserID)
 
     var portfolio: PortfolioID {
         switch self {
-        case .order(_, let id, _, _), .reset(let id, _, _, _): id
+        case .order(_, let id, _, _), .reset(let id, _, _, _), .advance(_, let id, _), .endReplay(let id, _): id
         }
     }
+}
+
+/// One move of a replay clock, computed outside the ledger from the state at `version`.
+struct ReplayStep: Sendable {
+    var version: Int64
+    var from: SessionDate
+    var to: SessionDate
+    /// The equity at the close of `from` and of each session through `to`.
+    var snapshots: [EquitySnapshot]
 }
 
 /// What became of a ledger command.
@@ -23,6 +35,8 @@ enum LedgerResult: Sendable {
     /// The idempotency key was seen before, by a version that kept the response itself.
     case remembered(IdempotentResult)
     case reset(PortfolioRecord)
+    /// A replay's clock moved, or the replay ended.
+    case advanced(PortfolioRecord)
 }
 
 /// A portfolio as the ledger holds it: the row's figures, the book, and its trades of the session

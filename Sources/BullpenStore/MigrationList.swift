@@ -5,5 +5,6 @@ extension Migrations {
     /// edited again), then each later one, appended here.
     static let all: [any Migration] = bullpen + [
         M0008_AddIdempotencyOrderID(),
+        M0009_AddReplay(),
     ]
 }

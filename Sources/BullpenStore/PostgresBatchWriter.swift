@@ -101,11 +101,12 @@ struct BatchStatement: PostgresPreparedStatement {
         WITH "input" AS (
             SELECT * FROM jsonb_to_recordset($1::jsonb) AS "u"("id" uuid, "cash_cents" bigint,
                 "realized_pnl_cents" bigint, "period" bigint, "version" bigint, "journal_sequence" bigint,
-                "updated_at" timestamptz, "old_version" bigint)
+                "updated_at" timestamptz, "clock" text, "replay" text, "old_version" bigint)
         ), "moved" AS (
             UPDATE "portfolios" AS "p" SET "cash_cents" = "u"."cash_cents",
                 "realized_pnl_cents" = "u"."realized_pnl_cents", "period" = "u"."period", "version" = "u"."version",
-                "journal_sequence" = "u"."journal_sequence", "updated_at" = "u"."updated_at"
+                "journal_sequence" = "u"."journal_sequence", "updated_at" = "u"."updated_at", "clock" = "u"."clock",
+                "replay" = "u"."replay"
             FROM "input" AS "u" WHERE "p"."id" = "u"."id" AND "p"."version" = "u"."old_version"
             RETURNING "p"."id"
         ), "new_periods" AS (
@@ -118,6 +119,10 @@ struct BatchStatement: PostgresPreparedStatement {
             INSERT INTO "journal_entries" SELECT * FROM jsonb_populate_recordset(NULL::"journal_entries", $5::jsonb)
         ), "new_keys" AS (
             INSERT INTO "idempotency_keys" SELECT * FROM jsonb_populate_recordset(NULL::"idempotency_keys", $6::jsonb)
+        ), "new_snapshots" AS (
+            INSERT INTO "equity_snapshots" SELECT * FROM jsonb_populate_recordset(NULL::"equity_snapshots", $11::jsonb)
+            ON CONFLICT ("portfolio_id", "period", "date") DO UPDATE SET "cash_cents" = "excluded"."cash_cents",
+                "market_value_cents" = "excluded"."market_value_cents", "equity_cents" = "excluded"."equity_cents"
         ), "held" AS (
             SELECT * FROM jsonb_populate_recordset(NULL::"positions", $7::jsonb)
         ), "emptied" AS (
@@ -136,7 +141,7 @@ struct BatchStatement: PostgresPreparedStatement {
         """
 
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .text, .text, .text,
-                                                        .uuidArray, .int8]
+                                                        .uuidArray, .int8, .text]
 
     /// The failure the statement raises on purpose when a portfolio's version moved.
     static func isConflict(_ error: PSQLError) -> Bool {
@@ -151,6 +156,8 @@ struct BatchStatement: PostgresPreparedStatement {
         var version: Int64
         var journalSequence: Int64
         var updatedAt: Date
+        var clock: String
+        var replay: String?
         var oldVersion: Int64
     }
 
@@ -162,16 +169,19 @@ struct BatchStatement: PostgresPreparedStatement {
     private let values: [String]
     private let resets: [UUID]
     private let updates: Int
+    private let snapshots: String
 
     init(_ plan: BatchPlan) throws {
-        let portfolios = plan.touched.sorted { $0.uuid < $1.uuid }.compactMap { id -> PortfolioUpdate? in
+        let portfolios = try plan.touched.sorted { $0.uuid < $1.uuid }.compactMap { id -> PortfolioUpdate? in
             guard let portfolio = plan.portfolios[id], let version = plan.startVersions[id] else { return nil }
             return PortfolioUpdate(id: id.uuid, cashCents: portfolio.book.cash.cents, realizedPnlCents: portfolio.realizedPnL.cents,
                                    period: portfolio.record.period, version: portfolio.record.version,
                                    journalSequence: portfolio.journalSequence, updatedAt: portfolio.record.updatedAt,
-                                   oldVersion: version)
+                                   clock: PortfolioRow.encodeClock(portfolio.record.clock),
+                                   replay: try PortfolioRow.encodeReplay(portfolio.record.replay), oldVersion: version)
         }
         let (held, emptied) = plan.positionChanges
+        snapshots = try RowValues.json(plan.snapshots)
         values = [try RowValues.json(portfolios), try RowValues.json(plan.periods), try RowValues.json(plan.orders),
                   try RowValues.json(plan.fills), try RowValues.json(plan.journal), try RowValues.json(plan.keys),
                   try RowValues.json(held), try RowValues.json(emptied.map { PositionKey(portfolioId: $0.portfolio, symbol: $0.symbol) })]
@@ -180,10 +190,11 @@ struct BatchStatement: PostgresPreparedStatement {
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 10)
+        var bindings = PostgresBindings(capacity: 11)
         for value in values { bindings.append(value) }
         bindings.append(resets)
         bindings.append(Int64(updates))
+        bindings.append(snapshots)
         return bindings
     }
 

@@ -84,13 +84,15 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         var moved: [PortfolioID] = []
         let update = try statement("""
             UPDATE "portfolios" SET "cash_cents" = ?1, "realized_pnl_cents" = ?2, "period" = ?3, "version" = ?4,
-            "journal_sequence" = ?5, "updated_at" = ?6 WHERE "id" = ?7 AND "version" = ?8
+            "journal_sequence" = ?5, "updated_at" = ?6, "clock" = ?9, "replay" = ?10 WHERE "id" = ?7 AND "version" = ?8
             """)
         for id in plan.touched.sorted(by: { $0.uuid < $1.uuid }) {
             guard let portfolio = plan.portfolios[id], let version = plan.startVersions[id] else { continue }
             try run(update, [.integer(portfolio.book.cash.cents), .integer(portfolio.realizedPnL.cents),
                              .integer(Int64(portfolio.record.period)), .integer(portfolio.record.version),
-                             .integer(portfolio.journalSequence), .date(portfolio.record.updatedAt), .uuid(id.uuid), .integer(version)])
+                             .integer(portfolio.journalSequence), .date(portfolio.record.updatedAt), .uuid(id.uuid), .integer(version),
+                             .text(PortfolioRow.encodeClock(portfolio.record.clock)),
+                             try PortfolioRow.encodeReplay(portfolio.record.replay).map(RowValues.Value.text) ?? .null])
             if sqlite_nio_sqlite3_changes(handle) != 1 { moved.append(id) }
         }
         guard moved.isEmpty else { throw BatchConflict(portfolios: moved) }
@@ -100,6 +102,8 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         try insert(plan.fills, into: "fills")
         try insert(plan.journal, into: "journal_entries")
         try insert(plan.keys, into: "idempotency_keys")
+        try insert(plan.snapshots, into: "equity_snapshots",
+                   suffix: #" ON CONFLICT ("portfolio_id", "period", "date") DO UPDATE SET "cash_cents" = "excluded"."cash_cents", "market_value_cents" = "excluded"."market_value_cents", "equity_cents" = "excluded"."equity_cents""#)
         if !plan.resets.isEmpty {
             let clear = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1"#)
             for id in plan.resets { try run(clear, [.uuid(id.uuid)]) }

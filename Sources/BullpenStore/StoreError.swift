@@ -23,6 +23,10 @@ public enum StoreError: Error, Sendable, Hashable {
     case unavailable
     /// The database stayed too busy for a change to get through; safe to retry.
     case contention
+    /// The replay was ended by its player: nothing more can be traded or advanced.
+    case replayEnded
+    /// Only a replay portfolio's clock can move.
+    case notReplay
 
     public var code: String {
         switch self {
@@ -42,6 +46,8 @@ public enum StoreError: Error, Sendable, Hashable {
         case .corruptRow: "corrupt_data"
         case .contention: "busy"
         case .unavailable: "database_unavailable"
+        case .replayEnded: "replay_ended"
+        case .notReplay: "not_replay"
         }
     }
 
@@ -63,6 +69,8 @@ public enum StoreError: Error, Sendable, Hashable {
         case .corruptRow(let table, let id): "A stored record (\(table) \(id)) could not be read. It has been logged."
         case .contention: "The server is busy; try again."
         case .unavailable: "The database is not reachable right now."
+        case .replayEnded: "This replay has ended: see its report, or reset the portfolio to play it again from the start."
+        case .notReplay: "This portfolio follows the live market; only replay portfolios can move through time."
         }
     }
 }

@@ -21,6 +21,9 @@ struct AuthorizationTests {
             (.GET, "/api/v1/portfolios/\(portfolio)/activities?format=csv", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/activities/summary", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/history", nil),
+            (.POST, "/api/v1/portfolios/\(portfolio)/advance", #"{"days":1}"#),
+            (.POST, "/api/v1/portfolios/\(portfolio)/end", nil),
+            (.GET, "/api/v1/portfolios/\(portfolio)/report", nil),
         ]
     }
 

@@ -64,7 +64,7 @@ final class TestServer: Sendable {
 
     /// Starts a server on the tiny pack, on the pack at `packDirectory`, or (`marketData: false`) without any.
     static func start(marketData: Bool = true, packDirectory: URL? = nil, demo: Bool = false, time: any TimeSource = SystemTimeSource(),
-                      demoTime: (any TimeSource)? = nil,
+                      demoTime: (any TimeSource)? = nil, source given: (any MarketDataSource)? = nil,
                       configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         _ = quietProcessLogging
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-server-test-\(UUID().uuidString)")
@@ -76,8 +76,11 @@ final class TestServer: Sendable {
         configure(&config)
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath), time: time, logger: quietLogger)
         try await store.migrate()
-        let source: (any MarketDataSource)? = demo ? DemoExchange(time: demoTime ?? time) : marketData
-            ? try await PackMarketData.load(directory: try packDirectory ?? TinyPack.write(in: directory)).source : nil
+        var source: (any MarketDataSource)? = given
+        if source == nil {
+            source = demo ? DemoExchange(time: demoTime ?? time) : marketData
+                ? try await PackMarketData.load(directory: try packDirectory ?? TinyPack.write(in: directory)).source : nil
+        }
         let app = try await BullpenApp.make(configuration: config, store: store, marketData: source, time: time,
                                             environment: .testing)
         app.logger = quietLogger
@@ -136,11 +139,11 @@ final class TestServer: Sendable {
 
 /// Runs `body` against a fresh server and always stops it.
 func withServer(marketData: Bool = true, packDirectory: URL? = nil, demo: Bool = false, time: any TimeSource = SystemTimeSource(),
-                demoTime: (any TimeSource)? = nil,
+                demoTime: (any TimeSource)? = nil, source: (any MarketDataSource)? = nil,
                 configure: (inout ServerConfiguration) -> Void = { _ in },
                 _ body: (TestServer) async throws -> Void) async throws {
     let server = try await TestServer.start(marketData: marketData, packDirectory: packDirectory, demo: demo, time: time, demoTime: demoTime,
-                                            configure: configure)
+                                            source: source, configure: configure)
     do {
         try await body(server)
     } catch {

@@ -92,6 +92,9 @@ public final class LiveMarketData: MarketDataSource {
         try await base.benchmarkBars(name, from: start, through: end, asOf: clock)
     }
 
+    /// Replays stand on the base's history.
+    public func replayRange() async -> ClosedRange<SessionDate>? { await base.replayRange() }
+
     public func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? {
         guard case .live = clock, let newest = await cache.newestQuote else { return await base.sessionDate(asOf: clock) }
         let baseDate = await base.sessionDate(asOf: clock)

@@ -123,6 +123,10 @@ struct AssetRoutes: RouteCollection {
     static func asset(_ req: Request, _ source: any MarketDataSource) async throws -> (Symbol, AssetInfo) {
         let symbol = try req.symbolParameter()
         guard let info = try await source.asset(symbol) else { throw APIError.unknownSymbol(symbol.rawValue) }
+        // As of a past date, a company listed later does not exist yet.
+        if case .replay(let date) = try req.marketClock(), try await source.quote(symbol, asOf: .replay(date)) == nil {
+            throw APIError(.unknownSymbol, "There was no company listed as \(symbol) on \(SessionDate(date)).")
+        }
         return (symbol, info)
     }
 

@@ -7,7 +7,7 @@ import Vapor
 /// Portfolios and their positions and equity history. Every route checks that the caller owns
 /// the portfolio; someone else's portfolio is "not found", exactly like one that does not exist.
 struct PortfolioRoutes: RouteCollection {
-    static let startingCashRange = Money(dollars: 1_000)...Money(dollars: 10_000_000)
+    static let startingCashRange = Money(dollars: 100)...Money(dollars: 10_000_000)
 
     func boot(routes: any RoutesBuilder) throws {
         let portfolios = routes.grouped("portfolios")
@@ -20,6 +20,9 @@ struct PortfolioRoutes: RouteCollection {
         one.post("reset", use: reset)
         one.get("positions", use: positions)
         one.get("history", use: history)
+        one.post("advance", use: advance)
+        one.post("end", use: end)
+        one.get("report", use: report)
     }
 
     @Sendable func list(req: Request) async throws -> Response {
@@ -34,15 +37,22 @@ struct PortfolioRoutes: RouteCollection {
     @Sendable func create(req: Request) async throws -> Response {
         let caller = try await req.caller()
         let body = try req.decodeJSON(CreatePortfolioRequest.self)
-        let name = try Names.validate(body.name, of: "Portfolio")
         var startingCash = BullpenStore.firstPortfolio.startingCash
         if let text = body.startingCash {
             guard let amount = Money(parsing: text), Self.startingCashRange.contains(amount) else {
-                throw APIError(.invalidStartingCash, "Starting cash must be an amount from 1000.00 to 10000000.00.")
+                throw APIError(.invalidStartingCash, "Starting cash must be an amount from 100.00 to 10000000.00.")
             }
             startingCash = amount
         }
-        let portfolio = try await req.bullpen.store.createPortfolio(owner: caller.user, name: name, startingCash: startingCash)
+        let portfolio: PortfolioRecord
+        if let replay = body.replay {
+            portfolio = try await req.bullpen.replay().create(owner: caller.user, name: body.name, startingCash: startingCash,
+                                                               request: replay)
+        } else {
+            guard let name = body.name else { throw APIError.validation("The field 'name' is required.") }
+            portfolio = try await req.bullpen.store.createPortfolio(owner: caller.user, name: try Names.validate(name, of: "Portfolio"),
+                                                                    startingCash: startingCash)
+        }
         let response = try jsonResponse(try await summary(portfolio.id, req: req, owner: caller.user), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(portfolio.id)")
         return response
@@ -91,8 +101,50 @@ struct PortfolioRoutes: RouteCollection {
     /// index) scaled to the same starting value. At most about 500 points.
     @Sendable func history(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let curve = try await req.bullpen.portfolios.equityCurve(try req.portfolioID(), owner: caller.user)
+        let id = try req.portfolioID()
+        // A replay's curve comes from the equity stored as it advanced.
+        if case .replay = try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).clock {
+            let curve = try await req.bullpen.replay().curve(id, owner: caller.user)
+            return try jsonResponse(EquityHistoryDTO(startingCash: curve.startingCash, points: curve.points))
+        }
+        let curve = try await req.bullpen.portfolios.equityCurve(id, owner: caller.user)
         return try jsonResponse(EquityHistoryDTO(startingCash: curve.startingCash, points: curve.points))
+    }
+
+    /// Moves a replay portfolio's clock forward (see ``ReplayService/advance(_:owner:days:to:)``).
+    @Sendable func advance(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try req.portfolioID()
+        let body = try req.decodeJSON(AdvanceRequest.self)
+        var target: SessionDate?
+        if let text = body.to {
+            guard let date = SessionDate(iso: text) else { throw APIError(.invalidAdvance, "'to' must be a date like 2009-05-01.") }
+            target = date
+        }
+        let replay = try req.bullpen.replay()
+        let moved = try await replay.advance(id, owner: caller.user, days: body.days, to: target)
+        let before = moved.snapshots.first?.equity ?? .zero, after = moved.snapshots.last?.equity ?? .zero
+        return try jsonResponse(AdvanceDTO(
+            from: moved.from.description, to: moved.to.description, days: moved.days, endOfData: moved.endOfData,
+            message: moved.message, equityBefore: before.decimalString, equityAfter: after.decimalString,
+            change: (after - before).decimalString, changePercent: (after - before).percent(of: before)?.decimalString,
+            benchmarkChangePercent: moved.benchmarkChange?.decimalString,
+            holdings: moved.holdings.map(HoldingChangeDTO.init),
+            portfolio: try await summary(id, req: req, owner: caller.user)))
+    }
+
+    /// Ends a replay: no more orders or advances; the report is final.
+    @Sendable func end(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try req.portfolioID()
+        try await req.bullpen.replay().end(id, owner: caller.user)
+        return try jsonResponse(try await summary(id, req: req, owner: caller.user))
+    }
+
+    @Sendable func report(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let result = try await req.bullpen.replay().report(try req.portfolioID(), owner: caller.user)
+        return try jsonResponse(ReplayReportDTO(result))
     }
 
     private func summary(_ id: PortfolioID, req: Request, owner: UserID) async throws -> PortfolioDTO {

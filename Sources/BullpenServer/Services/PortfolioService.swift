@@ -83,22 +83,32 @@ struct PortfolioService: Sendable {
         guard let marketData else { throw OrderRejection.marketDataUnavailable }
         guard try await marketData.asset(request.symbol) != nil else { throw OrderRejection.unknownSymbol(request.symbol) }
         guard let quote = try await marketData.quote(request.symbol, asOf: portfolio.clock) else {
+            if case .replay(let date) = portfolio.clock { throw OrderRejection.notListedYet(request.symbol, on: SessionDate(date)) }
             throw OrderRejection.noPrice(request.symbol)
         }
         let now = time.now()
         var open = false
         if case .live = portfolio.clock { open = await marketData.isMarketOpen(at: now) }
         let pricing = FillPricing.of(quote, clock: portfolio.clock, simulated: marketData.isSimulated, marketOpen: open, now: now)
-        return PricedOrder(request: request, price: quote.price, pricing: pricing, trading: quote.trading)
+        return PricedOrder(request: request, price: quote.price, pricing: pricing, trading: quote.trading, clock: portfolio.clock)
     }
 
     /// Places a market order at the price as of the portfolio's clock: priced here, then
-    /// validated and executed once, by the ledger.
+    /// validated and executed once, by the ledger. A replay whose clock moved between the two is
+    /// priced again at its new date.
     func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID,
                     idempotency: IdempotencyClaim?) async throws -> BullpenStore.OrderOutcome {
+        for _ in 1..<Self.resetAttempts {
+            let portfolio = try await store.portfolioForPricing(id, owner: owner)
+            let priced = try await price(request, for: portfolio)
+            do {
+                return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency)
+            } catch StoreError.portfolioChanged {
+                continue
+            }
+        }
         let portfolio = try await store.portfolioForPricing(id, owner: owner)
-        let priced = try await price(request, for: portfolio)
-        return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency)
+        return try await store.placeOrder(try await price(request, for: portfolio), in: id, owner: owner, idempotency: idempotency)
     }
 
     /// What `request` would do now, with every rule it would break (as problems, not errors).

@@ -48,12 +48,17 @@ struct PortfolioRow: Codable, Sendable {
     var rules: String
     var createdAt: Date
     var updatedAt: Date
+    /// ``ReplayInfo`` as JSON; nil for live portfolios.
+    var replay: String?
 
     func record() throws -> PortfolioRecord {
         PortfolioRecord(
             id: PortfolioID(id), ownerID: UserID(userId), name: name,
             startingCash: Money(cents: startingCashCents), cash: Money(cents: cashCents), period: period,
             version: version, clock: try PortfolioRow.decodeClock(clock, row: id),
+            replay: try replay.map { text in
+                try StoreError.decoding("portfolios", id) { try JSONDecoder().decode(ReplayInfo.self, from: Data(text.utf8)) }
+            },
             rules: try StoreError.decoding("portfolios", id) { try JSONDecoder().decode(PortfolioRules.self, from: Data(rules.utf8)) },
             createdAt: createdAt, updatedAt: updatedAt)
     }
@@ -77,6 +82,29 @@ struct PortfolioRow: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(rules), as: UTF8.self)
+    }
+
+    static func encodeReplay(_ replay: ReplayInfo?) throws -> String? {
+        guard let replay else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(replay), as: UTF8.self)
+    }
+}
+
+/// A replay portfolio's equity at one session's close (`date` as `YYYY-MM-DD`).
+struct EquitySnapshotRow: Codable, Sendable {
+    var id: UUID
+    var portfolioId: UUID
+    var period: Int
+    var date: String
+    var cashCents: Int64
+    var marketValueCents: Int64
+    var equityCents: Int64
+
+    func snapshot() throws -> EquitySnapshot {
+        EquitySnapshot(date: try StoreError.decoding("equity_snapshots", id) { SessionDate(iso: date) },
+                       cash: Money(cents: cashCents), marketValue: Money(cents: marketValueCents))
     }
 }
 

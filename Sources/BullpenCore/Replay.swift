@@ -1,0 +1,320 @@
+import Foundation
+
+/// How a replay portfolio began and whether it is over, kept beside its clock.
+public struct ReplayInfo: Sendable, Hashable, Codable {
+    /// The session the replay started on.
+    public var start: SessionDate
+    /// The scenario it started from, if any.
+    public var scenario: String?
+    /// The shares bought when it started (random stocks or a scenario's): what "buy and hold"
+    /// compares with.
+    public var holdings: [Symbol: Int64]
+    /// Set when the player ended the replay: no more orders or advances.
+    public var ended: Bool
+
+    public init(start: SessionDate, scenario: String? = nil, holdings: [Symbol: Int64] = [:], ended: Bool = false) {
+        self.start = start
+        self.scenario = scenario
+        self.holdings = holdings
+        self.ended = ended
+    }
+
+    private enum CodingKeys: String, CodingKey { case start, scenario, holdings, ended }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try container.decode(String.self, forKey: .start)
+        guard let start = SessionDate(iso: text) else {
+            throw DecodingError.dataCorruptedError(forKey: .start, in: container, debugDescription: "not a date: \(text)")
+        }
+        self.start = start
+        scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
+        let held = try container.decodeIfPresent([String: Int64].self, forKey: .holdings) ?? [:]
+        holdings = Dictionary(uniqueKeysWithValues: try held.map { key, quantity in
+            guard let symbol = Symbol(key) else {
+                throw DecodingError.dataCorruptedError(forKey: .holdings, in: container, debugDescription: "not a symbol: \(key)")
+            }
+            return (symbol, quantity)
+        })
+        ended = try container.decodeIfPresent(Bool.self, forKey: .ended) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(start.description, forKey: .start)
+        try container.encodeIfPresent(scenario, forKey: .scenario)
+        try container.encode(Dictionary(uniqueKeysWithValues: holdings.map { ($0.key.rawValue, $0.value) }), forKey: .holdings)
+        try container.encode(ended, forKey: .ended)
+    }
+}
+
+/// Where a replay starts, as a player asks for it: the rules of Bazhanga's New Profile screen.
+public enum ReplayStart: Sendable, Hashable {
+    /// The earliest date of the data.
+    case earliest
+    /// `YYYY-MM`: the first trading day of that month.
+    case month(year: Int, month: Int)
+    /// `YYYY-MM-DD`: that day, or the next trading day.
+    case day(SessionDate)
+    /// A random trading day with at least a year of data after it.
+    case random
+
+    /// Parses `"2009-03"`, `"2009-03-02"` or `"random"`; nil for anything else.
+    public init?(parsing text: String) {
+        if text == "random" { self = .random; return }
+        if let date = SessionDate(iso: text) { self = .day(date); return }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month)
+        else { return nil }
+        self = .month(year: year, month: month)
+    }
+
+    /// Why a start cannot be used with the data at hand.
+    public enum Problem: Error, Sendable, Hashable {
+        /// The start falls outside the data (`first` and `last` are its bounds).
+        case outsideData(first: SessionDate, last: SessionDate)
+        /// The data is too short for a random start (less than a year after its first day).
+        case tooLittleData
+    }
+
+    /// The least data a random start leaves ahead of it.
+    public static let randomRunway = 365
+
+    /// The session this start stands for, given the data's first and last sessions.
+    public func resolve(first: SessionDate, last: SessionDate, calendar: TradingCalendar = TradingCalendar(),
+                        random: inout some RandomNumberGenerator) throws(Problem) -> SessionDate {
+        let firstDay = calendar.isTradingDay(first) ? first : calendar.nextTradingDay(after: first)
+        let date: SessionDate
+        switch self {
+        case .earliest:
+            date = firstDay
+        case .month(let year, let month):
+            let start = SessionDate(year: year, month: month, day: 1)
+            date = calendar.isTradingDay(start) ? start : calendar.nextTradingDay(after: start)
+            // A month the data begins in part-way starts on the data's first day.
+            if date < firstDay, start.components.year == firstDay.components.year,
+               start.components.month == firstDay.components.month {
+                return firstDay
+            }
+        case .day(let day):
+            date = calendar.isTradingDay(day) ? day : calendar.nextTradingDay(after: day)
+        case .random:
+            let latest = calendar.tradingDay(onOrBefore: last.adding(days: -Self.randomRunway))
+            guard latest >= firstDay else { throw .tooLittleData }
+            let days = calendar.tradingDays(from: firstDay, through: latest)
+            return days[Int.random(in: 0..<days.count, using: &random)]
+        }
+        guard date >= firstDay, date <= last else { throw .outsideData(first: firstDay, last: last) }
+        return date
+    }
+}
+
+/// One day of a replay portfolio's equity: cash and holdings at that session's close.
+public struct EquitySnapshot: Sendable, Hashable {
+    public var date: SessionDate
+    public var cash: Money
+    public var marketValue: Money
+    public var equity: Money { cash + marketValue }
+
+    public init(date: SessionDate, cash: Money, marketValue: Money) {
+        self.date = date
+        self.cash = cash
+        self.marketValue = marketValue
+    }
+}
+
+/// Moving a replay portfolio's clock forward: which days it passes, and its equity at each.
+public enum ReplayAdvance {
+    /// The largest step, in trading days: a year.
+    public static let maxDays = 252
+
+    /// The trading days after `from`, `days` of them, stopping at `last` (the data's last session).
+    public static func days(after from: SessionDate, count days: Int, last: SessionDate,
+                            calendar: TradingCalendar = TradingCalendar()) -> [SessionDate] {
+        var result: [SessionDate] = []
+        result.reserveCapacity(days)
+        var date = from
+        while result.count < days {
+            date = calendar.nextTradingDay(after: date)
+            guard date <= last else { break }
+            result.append(date)
+        }
+        return result
+    }
+
+    /// The trading days after `from` through `to`, stopping at `last`.
+    public static func days(after from: SessionDate, through to: SessionDate, last: SessionDate,
+                            calendar: TradingCalendar = TradingCalendar()) -> [SessionDate] {
+        let end = min(to, last)
+        guard end > from else { return [] }
+        return calendar.tradingDays(from: from.adding(days: 1), through: end)
+    }
+
+    /// The book's equity at the close of `from` and of each of `days`: each holding at its close
+    /// of that day, or its last close before (a day without a bar, or data that ended), starting
+    /// from `startPrices`. Nothing trades in between, so the cash stays.
+    public static func snapshots(book: Book, from: SessionDate, days: [SessionDate], startPrices: [Symbol: Price],
+                                 closes: [Symbol: [SessionDate: Price]]) -> [EquitySnapshot] {
+        var prices = startPrices
+        let held = book.positions.values.sorted { $0.symbol < $1.symbol }
+        func snapshot(_ date: SessionDate) -> EquitySnapshot {
+            var value = Money.zero
+            for position in held {
+                // A holding without any price yet is carried at cost, as a valuation does.
+                value += prices[position.symbol].map { $0.notional(quantity: position.quantity) } ?? position.costBasis
+            }
+            return EquitySnapshot(date: date, cash: book.cash, marketValue: value)
+        }
+        var result = [snapshot(from)]
+        result.reserveCapacity(days.count + 1)
+        for date in days {
+            for position in held {
+                if let close = closes[position.symbol]?[date] { prices[position.symbol] = close }
+            }
+            result.append(snapshot(date))
+        }
+        return result
+    }
+
+    /// How one holding moved over an advance.
+    public struct HoldingChange: Sendable, Hashable {
+        public var symbol: Symbol
+        public var quantity: Int64
+        public var priceBefore: Price?
+        public var priceAfter: Price?
+        public var valueChange: Money
+        public var changePercent: Percent?
+    }
+
+    /// Each holding's move from `before` to `after` prices.
+    public static func holdingChanges(book: Book, before: [Symbol: Price], after: [Symbol: Price]) -> [HoldingChange] {
+        book.positions.values.sorted { $0.symbol < $1.symbol }.map { position in
+            let start = before[position.symbol], end = after[position.symbol] ?? start
+            let valueBefore = start?.notional(quantity: position.quantity) ?? position.costBasis
+            let valueAfter = end?.notional(quantity: position.quantity) ?? position.costBasis
+            return HoldingChange(symbol: position.symbol, quantity: position.quantity, priceBefore: start,
+                                 priceAfter: end, valueChange: valueAfter - valueBefore,
+                                 changePercent: (valueAfter - valueBefore).percent(of: valueBefore))
+        }
+    }
+
+    /// The change of a benchmark from one close to another, in percent.
+    public static func change(from start: Price?, to end: Price?) -> Percent? {
+        guard let start, let end, start.ticks > 0 else { return nil }
+        return Percent(hundredths: FixedPoint.divideRounded((end.ticks - start.ticks) * 10_000, by: start.ticks))
+    }
+
+    /// Shares of each symbol that `budget` buys when split equally between `prices` (whole
+    /// shares at each price; a symbol the budget cannot buy one share of is left out).
+    public static func equalWeights(budget: Money, prices: [Symbol: Price]) -> [Symbol: Int64] {
+        guard !prices.isEmpty, budget.cents > 0 else { return [:] }
+        let each = budget.cents / Int64(prices.count)
+        var result: [Symbol: Int64] = [:]
+        for (symbol, price) in prices where price.ticks > 0 {
+            // Whole shares whose cost (at the price rounded as a fill would be) fits the share.
+            var quantity = each * Price.ticksPerCent / price.ticks
+            while quantity > 0, price.notional(quantity: quantity).cents > each { quantity -= 1 }
+            if quantity > 0 { result[symbol] = quantity }
+        }
+        return result
+    }
+}
+
+/// The end-of-replay report: how the player did against the market and against doing nothing.
+public struct ReplayReport: Sendable, Hashable {
+    /// A closed trade: a sale and the profit or loss it realized.
+    public struct ClosedTrade: Sendable, Hashable {
+        public var symbol: Symbol
+        public var date: SessionDate
+        public var quantity: Int64
+        public var price: Price
+        public var realizedPnL: Money
+    }
+
+    public var start: SessionDate
+    public var end: SessionDate
+    public var startingCash: Money
+    public var endingEquity: Money
+    public var totalReturn: Money
+    public var totalReturnPercent: Percent?
+    /// The benchmark's change over the same dates.
+    public var benchmarkReturnPercent: Percent?
+    /// The largest fall of equity from a previous high, with the dates of that high and low.
+    public var maxDrawdown: Money
+    public var maxDrawdownPercent: Percent?
+    public var drawdownPeak: SessionDate?
+    public var drawdownTrough: SessionDate?
+    public var bestTrade: ClosedTrade?
+    public var worstTrade: ClosedTrade?
+    /// Days that ended with something held, of all the days of the replay.
+    public var daysInvested: Int
+    public var days: Int
+    public var daysInvestedPercent: Percent?
+    /// What the starting stocks would be worth now, held from the start (nil without any).
+    public var buyAndHoldStocks: Money?
+    /// What the starting cash would be worth now in the benchmark.
+    public var buyAndHoldBenchmark: Money?
+    /// The equity curve with the benchmark scaled to the starting cash (at most
+    /// ``EquityCurve/maxPoints``).
+    public var points: [EquityCurve.Point]
+
+    /// - Parameters:
+    ///   - snapshots: the equity at each session's close, ascending, the last one the current equity.
+    ///   - journal: the replay's journal (its sales are the closed trades).
+    ///   - benchmark: the benchmark's closes by session.
+    ///   - startHoldings, startPrices, endPrices: the starting stocks and their first and last closes.
+    public static func build(startingCash: Money, snapshots: [EquitySnapshot], journal: [JournalEntry],
+                             benchmark: [SessionDate: Price], startHoldings: [Symbol: Int64],
+                             startPrices: [Symbol: Price], endPrices: [Symbol: Price]) -> ReplayReport? {
+        guard let first = snapshots.first, let last = snapshots.last else { return nil }
+        // Drawdown: the deepest fall below the highest equity seen before it.
+        var peak = first.equity, peakDate = first.date
+        var drawdown = Money.zero, drawdownPercent: Percent?, peakOfDrawdown: SessionDate?, trough: SessionDate?
+        for snapshot in snapshots {
+            if snapshot.equity > peak { peak = snapshot.equity; peakDate = snapshot.date }
+            let fall = peak - snapshot.equity
+            if fall > drawdown {
+                drawdown = fall
+                drawdownPercent = fall.percent(of: peak)
+                peakOfDrawdown = peakDate
+                trough = snapshot.date
+            }
+        }
+        let trades = journal.sorted { $0.sequence < $1.sequence }.compactMap { entry -> ClosedTrade? in
+            guard entry.side == .sell, let symbol = entry.symbol, let price = entry.price else { return nil }
+            return ClosedTrade(symbol: symbol, date: SessionDate(entry.priceAsOf ?? entry.createdAt),
+                               quantity: -entry.quantityDelta, price: price, realizedPnL: entry.realizedPnL)
+        }
+        // The first of equal trades is kept: earlier wins ties.
+        let best = trades.reduce(nil as ClosedTrade?) { best, trade in best.map { trade.realizedPnL > $0.realizedPnL ? trade : $0 } ?? trade }
+        let worst = trades.reduce(nil as ClosedTrade?) { worst, trade in worst.map { trade.realizedPnL < $0.realizedPnL ? trade : $0 } ?? trade }
+        let invested = snapshots.filter { $0.marketValue != .zero }.count
+
+        let points = EquityCurve.from(snapshots: snapshots, startingCash: startingCash, benchmark: benchmark)
+        let base = snapshots.lazy.compactMap { benchmark[$0.date] }.first
+        let lastClose = snapshots.reversed().lazy.compactMap { benchmark[$0.date] }.first
+
+        var holdStocks: Money?
+        if !startHoldings.isEmpty {
+            var value = startingCash
+            for (symbol, quantity) in startHoldings {
+                guard let bought = startPrices[symbol] else { continue }
+                value -= bought.notional(quantity: quantity)
+                value += (endPrices[symbol] ?? bought).notional(quantity: quantity)
+            }
+            holdStocks = value
+        }
+        let totalReturn = last.equity - startingCash
+        return ReplayReport(
+            start: first.date, end: last.date, startingCash: startingCash, endingEquity: last.equity,
+            totalReturn: totalReturn, totalReturnPercent: totalReturn.percent(of: startingCash),
+            benchmarkReturnPercent: ReplayAdvance.change(from: base, to: lastClose),
+            maxDrawdown: drawdown, maxDrawdownPercent: drawdownPercent, drawdownPeak: peakOfDrawdown, drawdownTrough: trough,
+            bestTrade: best, worstTrade: worst, daysInvested: invested, days: snapshots.count,
+            daysInvestedPercent: Money(cents: Int64(invested)).percent(of: Money(cents: Int64(snapshots.count))),
+            buyAndHoldStocks: holdStocks, buyAndHoldBenchmark: points.last?.benchmark,
+            points: EquityCurve.thinned(points))
+    }
+}

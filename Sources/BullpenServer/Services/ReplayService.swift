@@ -1,0 +1,272 @@
+import BullpenAPI
+import BullpenCore
+import BullpenMarketData
+import BullpenStore
+import Foundation
+
+/// Historical replay (Bazhanga's game): creating a portfolio that starts in the past, moving its
+/// clock forward, ending it and reporting on it. Every price is asked "as of" the portfolio's own
+/// date or a date it is moving to, never later; every change goes through the ledger.
+struct ReplayService: Sendable {
+    let store: BullpenStore
+    let source: any MarketDataSource
+    let time: any TimeSource
+
+    /// A replay holds at most this many different stocks at once (the seed's rule).
+    static let maxHoldings = 10
+    /// Random starting stocks: how many, and the share of the cash they take.
+    static let randomStocks = 5
+    static let attempts = 5
+
+    var portfolios: PortfolioService { PortfolioService(store: store, marketData: source, time: time) }
+
+    /// The sessions a replay can stand on, or `replay_unavailable`.
+    func range() async throws -> ClosedRange<SessionDate> {
+        guard let range = await source.replayRange() else {
+            throw APIError(.replayUnavailable, "The current market data has no history to replay.")
+        }
+        return range
+    }
+
+    // MARK: Creating
+
+    /// Creates a replay portfolio on the start `request` asks for, with its starting stocks bought
+    /// at that day's close.
+    func create(owner: UserID, name: String?, startingCash: Money, request: ReplayRequest) async throws -> PortfolioRecord {
+        let range = try await range()
+        var random = SystemRandomNumberGenerator()
+        var start: SessionDate
+        var scenario: Scenario?
+        var symbols: [Symbol] = []
+        if let id = request.scenario {
+            guard request.start == nil else {
+                throw APIError.validation("Give either replay.start or replay.scenario: a scenario has its own start.")
+            }
+            guard let found = Scenario.named(id), range.contains(found.start) else {
+                throw APIError(.unknownScenario, "There is no scenario '\(id)' with this market data; GET /api/v1/replay/scenarios lists them.")
+            }
+            symbols = Array(try await found.tradableSymbols(on: source).prefix(Self.maxHoldings))
+            guard !symbols.isEmpty else {
+                throw APIError(.unknownScenario, "The scenario '\(id)' has no stocks with prices in this market data.")
+            }
+            scenario = found
+            start = found.start
+        } else {
+            let asked = request.start ?? "earliest"
+            let parsed = request.start == nil ? ReplayStart.earliest : ReplayStart(parsing: asked)
+            guard let parsed else {
+                throw APIError(.invalidReplayStart, "replay.start must be a month (2009-03), a day (2009-03-02) or \"random\".")
+            }
+            do {
+                start = try parsed.resolve(first: range.lowerBound, last: range.upperBound, random: &random)
+            } catch {
+                throw APIError(.invalidReplayStart, Self.describe(error, range: range))
+            }
+        }
+        switch request.holdings {
+        case nil, "none": break
+        case "random":
+            guard scenario == nil else {
+                throw APIError.validation("A scenario comes with its own stocks: leave replay.holdings out.")
+            }
+            symbols = try await listedSymbols(on: start).shuffled(using: &random).prefix(Self.randomStocks).sorted()
+        default:
+            throw APIError.validation("replay.holdings must be \"random\" or \"none\".")
+        }
+
+        let clock = PortfolioClock.replay(start.date)
+        let quotes = try await source.quotes(symbols, asOf: clock)
+        let prices = quotes.filter { $0.value.trading }.mapValues(\.price)
+        let quantities = ReplayAdvance.equalWeights(budget: Money(cents: startingCash.cents / 2), prices: prices)
+        let rules = PortfolioRules(maxDistinctHoldings: Self.maxHoldings)
+        let info = ReplayInfo(start: start, scenario: scenario?.id, holdings: quantities)
+        let portfolio = try await store.createPortfolio(owner: owner, name: try await profileName(name, owner: owner),
+                                                        startingCash: startingCash, rules: rules, replay: info)
+        let now = time.now()
+        let orders = quantities.keys.sorted().compactMap { symbol -> PricedOrder? in
+            guard let quote = quotes[symbol], let quantity = quantities[symbol] else { return nil }
+            return PricedOrder(request: OrderRequest(symbol: symbol, side: .buy, quantity: quantity), price: quote.price,
+                               pricing: FillPricing.of(quote, clock: clock, simulated: source.isSimulated, marketOpen: false, now: now),
+                               trading: true, clock: clock)
+        }
+        for result in await store.placeOrders(orders, in: portfolio.id, owner: owner) { _ = try result.get() }
+        return portfolio
+    }
+
+    /// `name`, or the first free `Profile N`.
+    private func profileName(_ name: String?, owner: UserID) async throws -> String {
+        if let name { return try Names.validate(name, of: "Portfolio") }
+        let taken = Set(try await store.portfolios(owner: owner).map { $0.name.lowercased() })
+        var n = 1
+        while taken.contains("profile \(n)") { n += 1 }
+        return "Profile \(n)"
+    }
+
+    /// The symbols with a close on `date` itself (listed and trading that day).
+    func listedSymbols(on date: SessionDate) async throws -> [Symbol] {
+        let listing = try await source.listing().map(\.symbol)
+        let quotes = try await source.quotes(listing, asOf: .replay(date.date))
+        return listing.filter { quotes[$0]?.trading == true && quotes[$0]?.session == date }
+    }
+
+    static func describe(_ error: ReplayStart.Problem, range: ClosedRange<SessionDate>) -> String {
+        switch error {
+        case .outsideData(let first, let last):
+            "A replay can start on the trading days from \(first) to \(last), the dates of this market data."
+        case .tooLittleData:
+            "This market data is too short for a random start: it needs more than a year of history."
+        }
+    }
+
+    // MARK: Advancing
+
+    struct Advance: Sendable {
+        var from: SessionDate
+        var to: SessionDate
+        var days: Int
+        var endOfData: Bool
+        var snapshots: [EquitySnapshot]
+        var benchmarkChange: Percent?
+        var holdings: [ReplayAdvance.HoldingChange]
+        var message: String
+    }
+
+    /// Moves the portfolio's clock `days` trading days, or up to `to`, storing its equity at each
+    /// session passed. Computed outside the ledger from the state at one version; if an order
+    /// moves the portfolio meanwhile, computed again.
+    func advance(_ id: PortfolioID, owner: UserID, days: Int?, to target: SessionDate?) async throws -> Advance {
+        let range = try await range()
+        for _ in 1...Self.attempts {
+            let state = try await store.state(of: id, owner: owner)
+            guard let replay = state.portfolio.replay, case .replay(let date) = state.portfolio.clock else {
+                throw StoreError.notReplay
+            }
+            guard !replay.ended else { throw StoreError.replayEnded }
+            let from = SessionDate(date)
+            guard from < range.upperBound else {
+                throw APIError(.endOfData, "The data ends on \(range.upperBound): there are no more days to play. See the report.")
+            }
+            let passed: [SessionDate]
+            switch (days, target) {
+            case (let days?, nil):
+                guard (1...ReplayAdvance.maxDays).contains(days) else { throw Self.badDays }
+                passed = ReplayAdvance.days(after: from, count: days, last: range.upperBound)
+            case (nil, let target?):
+                guard target > from else {
+                    throw APIError(.invalidAdvance, "'to' must be after the portfolio's date, \(from): time only moves forward.")
+                }
+                passed = ReplayAdvance.days(after: from, through: target, last: range.upperBound)
+                guard passed.count <= ReplayAdvance.maxDays else { throw Self.badDays }
+                guard !passed.isEmpty else {
+                    throw APIError(.invalidAdvance, "There is no trading day after \(from) up to \(target).")
+                }
+            default:
+                throw APIError(.invalidAdvance, "Give either 'days' (1 to \(ReplayAdvance.maxDays) trading days) or 'to' (a date).")
+            }
+            guard let to = passed.last else { throw Self.badDays }
+            let held = state.book.positions.keys.sorted()
+            let before = try await source.quotes(held, asOf: .replay(from.date)).mapValues(\.price)
+            var closes: [Symbol: [SessionDate: Price]] = [:]
+            for symbol in held {
+                let bars = try await source.dailyBars(symbol, from: passed.first, through: to, asOf: .replay(to.date))
+                closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+            }
+            let snapshots = ReplayAdvance.snapshots(book: state.book, from: from, days: passed, startPrices: before, closes: closes)
+            do {
+                _ = try await store.advanceReplay(id, owner: owner, version: state.portfolio.version, from: from, to: to,
+                                                  snapshots: snapshots)
+            } catch StoreError.portfolioChanged {
+                continue
+            }
+            let after = try await source.quotes(held, asOf: .replay(to.date)).mapValues(\.price)
+            let benchmark = try await benchmarkCloses(from: from, through: to)
+            let endOfData = to == range.upperBound
+            var message = "Moved \(passed.count) trading day\(passed.count == 1 ? "" : "s"), from \(from) to \(to)."
+            if let days, passed.count < days { message += " The data ran out before \(days) days." }
+            if endOfData {
+                message += " This is the last day of the data: trade if you like, then end the replay and read your report."
+            }
+            return Advance(from: from, to: to, days: passed.count, endOfData: endOfData, snapshots: snapshots,
+                           benchmarkChange: ReplayAdvance.change(from: benchmark.onOrBefore(from), to: benchmark.onOrBefore(to)),
+                           holdings: ReplayAdvance.holdingChanges(book: state.book, before: before, after: after),
+                           message: message)
+        }
+        throw StoreError.portfolioChanged
+    }
+
+    static let badDays = APIError(.invalidAdvance, "A replay advances 1 to \(ReplayAdvance.maxDays) trading days at a time (252 is about a year).")
+
+    /// The benchmark's closes between two dates (and the last one before the first), as of the later.
+    func benchmarkCloses(from: SessionDate, through end: SessionDate) async throws -> BenchmarkCloses {
+        let bars = try await source.benchmarkBars("SPX", from: from.adding(days: -10), through: end, asOf: .replay(end.date)) ?? []
+        return BenchmarkCloses(bars: bars)
+    }
+
+    // MARK: Ending and the report
+
+    func end(_ id: PortfolioID, owner: UserID) async throws {
+        _ = try await store.endReplay(id, owner: owner)
+    }
+
+    /// The stored daily equity and the current one (after the day's trades), oldest first.
+    func snapshots(_ id: PortfolioID, owner: UserID) async throws -> (state: PortfolioState, snapshots: [EquitySnapshot]) {
+        let (state, valuation) = try await portfolios.valued(id, owner: owner)
+        guard case .replay(let date) = state.portfolio.clock else { throw StoreError.notReplay }
+        let today = SessionDate(date)
+        var snapshots = try await store.equitySnapshots(of: id, owner: owner).filter { $0.date < today }
+        snapshots.append(EquitySnapshot(date: today, cash: valuation.cash, marketValue: valuation.marketValue))
+        return (state, snapshots)
+    }
+
+    /// The equity curve of a replay portfolio from its stored snapshots, with the benchmark.
+    func curve(_ id: PortfolioID, owner: UserID) async throws -> (startingCash: Money, points: [EquityCurve.Point]) {
+        let (state, snapshots) = try await snapshots(id, owner: owner)
+        let benchmark = try await benchmarkCloses(from: snapshots[0].date, through: snapshots[snapshots.count - 1].date)
+        let points = EquityCurve.from(snapshots: snapshots, startingCash: state.portfolio.startingCash,
+                                      benchmark: benchmark.byDate)
+        return (state.portfolio.startingCash, EquityCurve.thinned(points))
+    }
+
+    struct Report: Sendable {
+        var report: ReplayReport
+        var ended: Bool
+        var endOfData: Bool
+    }
+
+    /// The report of a replay that ended or reached the end of the data.
+    func report(_ id: PortfolioID, owner: UserID) async throws -> Report {
+        let range = try await range()
+        let (state, snapshots) = try await snapshots(id, owner: owner)
+        guard let replay = state.portfolio.replay, case .replay(let date) = state.portfolio.clock else { throw StoreError.notReplay }
+        let today = SessionDate(date)
+        let endOfData = today >= range.upperBound
+        guard replay.ended || endOfData else {
+            throw APIError(.reportNotReady, "The report is ready when the replay ends: end it, or advance to the last day of the data (\(range.upperBound)).")
+        }
+        let journal = try await store.currentPeriod(of: id, owner: owner).journal
+        let benchmark = try await benchmarkCloses(from: snapshots[0].date, through: today)
+        let symbols = replay.holdings.keys.sorted()
+        let startPrices = try await source.quotes(symbols, asOf: .replay(replay.start.date)).mapValues(\.price)
+        let endPrices = try await source.quotes(symbols, asOf: .replay(today.date)).mapValues(\.price)
+        guard let report = ReplayReport.build(startingCash: state.portfolio.startingCash, snapshots: snapshots,
+                                              journal: journal, benchmark: benchmark.byDate, startHoldings: replay.holdings,
+                                              startPrices: startPrices, endPrices: endPrices)
+        else { throw StoreError.unavailable }
+        return Report(report: report, ended: replay.ended, endOfData: endOfData)
+    }
+
+    // MARK: Scenarios
+
+    func scenarios() async throws -> (range: ClosedRange<SessionDate>?, scenarios: [(scenario: Scenario, symbols: [Symbol])]) {
+        (await source.replayRange(), try await Scenario.available(on: source))
+    }
+}
+
+/// A benchmark's closes by date.
+struct BenchmarkCloses: Sendable {
+    let bars: [DailyBar]
+    var byDate: [SessionDate: Price] { Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later }) }
+
+    /// The last close on or before `date`.
+    func onOrBefore(_ date: SessionDate) -> Price? { bars.last { $0.date <= date }?.close }
+}
