@@ -103,8 +103,11 @@ public enum ReplayStart: Sendable, Hashable {
         case .random:
             let latest = calendar.tradingDay(onOrBefore: last.adding(days: -Self.randomRunway))
             guard latest >= firstDay else { throw .tooLittleData }
-            let days = calendar.tradingDays(from: firstDay, through: latest)
-            return days[Int.random(in: 0..<days.count, using: &random)]
+            // Every trading day equally likely: draw calendar days until one is a trading day.
+            while true {
+                let day = firstDay.adding(days: Int.random(in: 0...firstDay.distance(to: latest), using: &random))
+                if calendar.isTradingDay(day) { return day }
+            }
         }
         guard date >= firstDay, date <= last else { throw .outsideData(first: firstDay, last: last) }
         return date

@@ -156,6 +156,11 @@ struct LedgerTests {
             let (user, main) = try await store.makeUser()
             try await store.trade(.buy, 2, "MSFT", at: "10", in: main.id, owner: user.id)
             try await store.reset(main.id, owner: user.id) { $0.book.cash }
+            let start = SessionDate(year: 2009, month: 3, day: 2), next = SessionDate(year: 2009, month: 3, day: 3)
+            let replay = try await store.createPortfolio(owner: user.id, name: "Replay", startingCash: Money(dollars: 100),
+                                                         replay: ReplayInfo(start: start))
+            _ = try await store.advanceReplay(replay.id, owner: user.id, version: replay.version, from: start, to: next,
+                                              snapshots: [EquitySnapshot(date: next, cash: Money(dollars: 100), marketValue: .zero)])
             let results = await store.ledger.submit(
                 [Self.order(.buy, 3, "KO", at: "50.25", in: main.id, owner: user.id, clientOrderID: "c-1", key: "k-1")],
                 store: store)
@@ -192,6 +197,7 @@ struct LedgerTests {
                 ("journal_entries", try await rowColumns("journal_entries", JournalRow.self)),
                 ("idempotency_keys", try await rowColumns("idempotency_keys", IdempotencyRow.self)),
                 ("positions", try await rowColumns("positions", PositionRow.self)),
+                ("equity_snapshots", try await rowColumns("equity_snapshots", EquitySnapshotRow.self)),
             ]
             // Every table the statement reads from JSON is checked here.
             let populated = BatchStatement.sql.matches(of: /jsonb_populate_recordset\(NULL::"(\w+)"/).map { String($0.output.1) }

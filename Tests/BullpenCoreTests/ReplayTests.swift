@@ -1,0 +1,105 @@
+import BullpenCore
+import Foundation
+import Testing
+
+@Suite("Replay")
+struct ReplayTests {
+    static func day(_ text: String) -> SessionDate { SessionDate(iso: text)! }
+    let first = day("1990-01-02"), last = day("2026-02-20")
+
+    @Test func startsParseAndResolveOnTradingDays() throws {
+        var random = SystemRandomNumberGenerator()
+        func resolve(_ text: String) throws -> SessionDate {
+            try #require(ReplayStart(parsing: text)).resolve(first: first, last: last, random: &random)
+        }
+        #expect(try resolve("2009-03") == Self.day("2009-03-02"))        // March 1st 2009 was a Sunday
+        #expect(try resolve("2009-03-02") == Self.day("2009-03-02"))
+        #expect(try resolve("2008-12-25") == Self.day("2008-12-26"))     // Christmas: the next trading day
+        #expect(try resolve("2001-09-11") == Self.day("2001-09-17"))     // closed after the attacks
+        #expect(try resolve("1990-01") == Self.day("1990-01-02"))
+        #expect(try ReplayStart.earliest.resolve(first: first, last: last, random: &random) == first)
+        for text in ["2009-13", "2009-3", "09-03", "2009-03-32", "random!", "", "2009-03-02T00:00"] {
+            #expect(ReplayStart(parsing: text) == nil, "\(text)")
+        }
+        #expect(throws: ReplayStart.Problem.outsideData(first: first, last: last)) { try resolve("1989-12") }
+        #expect(throws: ReplayStart.Problem.outsideData(first: first, last: last)) { try resolve("2026-03") }
+        for _ in 0..<200 {
+            let date = try resolve("random")
+            #expect(TradingCalendar().isTradingDay(date) && date >= first && date.adding(days: 365) <= last)
+        }
+        #expect(throws: ReplayStart.Problem.tooLittleData) {
+            try ReplayStart.random.resolve(first: Self.day("2026-01-02"), last: last, random: &random)
+        }
+    }
+
+    @Test func advanceDaysFollowTheCalendarAndStopAtTheEnd() {
+        let days = ReplayAdvance.days(after: Self.day("2008-12-23"), count: 4, last: last)
+        #expect(days == ["2008-12-24", "2008-12-26", "2008-12-29", "2008-12-30"].map(Self.day))
+        let capped = ReplayAdvance.days(after: Self.day("2026-02-17"), count: 252, last: last)
+        #expect(capped == ["2026-02-18", "2026-02-19", "2026-02-20"].map(Self.day))
+        #expect(ReplayAdvance.days(after: last, count: 1, last: last).isEmpty)
+        #expect(ReplayAdvance.days(after: Self.day("2009-04-08"), through: Self.day("2009-04-12"), last: last)
+                == ["2009-04-09"].map(Self.day))   // Good Friday and a weekend
+    }
+
+    /// Each day's equity is the cash plus each holding at its close, or its last close before.
+    @Test func snapshotsCarryTheLastClose() {
+        let msft = Symbol("MSFT")!, ko = Symbol("KO")!
+        var book = Book(startingCash: Money(dollars: 1_000))
+        book.cash = Money(dollars: 400)
+        book.positions[msft] = Position(symbol: msft, quantity: 10, costBasis: Money(dollars: 300))
+        book.positions[ko] = Position(symbol: ko, quantity: 4, costBasis: Money(dollars: 300))
+        let d1 = Self.day("2009-03-03"), d2 = Self.day("2009-03-04")
+        let snapshots = ReplayAdvance.snapshots(
+            book: book, from: Self.day("2009-03-02"), days: [d1, d2],
+            startPrices: [msft: Price(parsing: "30")!, ko: Price(parsing: "75")!],
+            closes: [msft: [d1: Price(parsing: "31.005")!, d2: Price(parsing: "29.5")!], ko: [d2: Price(parsing: "80.1234")!]])
+        // 10 × 30 + 4 × 75; then 10 × 31.005 = 310.05 + 300; then 295 + 4 × 80.1234 = 320.4936 → 320.49.
+        #expect(snapshots.map(\.marketValue) == [Money(cents: 60_000), Money(cents: 61_005), Money(cents: 61_549)])
+        #expect(snapshots.allSatisfy { $0.cash == Money(dollars: 400) })
+        #expect(snapshots.map(\.equity) == [Money(cents: 100_000), Money(cents: 101_005), Money(cents: 101_549)])
+    }
+
+    @Test func equalWeightsSpendAtMostEachShare() {
+        let a = Symbol("A")!, b = Symbol("B")!, c = Symbol("C")!
+        let weights = ReplayAdvance.equalWeights(budget: Money(dollars: 50),
+                                                 prices: [a: Price(parsing: "3.33")!, b: Price(parsing: "20")!, c: Price(parsing: "17")!])
+        // $16.66 each: 5 × 3.33, 0 × 20 (left out), 0 × 17 (left out).
+        #expect(weights == [a: 5])
+        let even = ReplayAdvance.equalWeights(budget: Money(dollars: 100), prices: [a: Price(parsing: "10")!, b: Price(parsing: "24.99")!])
+        #expect(even == [a: 5, b: 2])
+    }
+
+    /// The report's figures against values worked out by hand.
+    @Test func reportFigures() throws {
+        let msft = Symbol("MSFT")!
+        let dates = ["2009-03-02", "2009-03-03", "2009-03-04", "2009-03-05", "2009-03-06"].map(Self.day)
+        let equities: [Int64] = [10_000_00, 10_500_00, 9_450_00, 9_800_00, 11_000_00]
+        let invested: [Int64] = [5_000_00, 5_500_00, 4_450_00, 0, 0]
+        let snapshots = zip(dates, zip(equities, invested)).map { date, figures in
+            EquitySnapshot(date: date, cash: Money(cents: figures.0 - figures.1), marketValue: Money(cents: figures.1))
+        }
+        func sale(_ sequence: Int64, _ quantity: Int64, _ pnl: Int64, _ date: String) -> JournalEntry {
+            JournalEntry(id: JournalEntryID(UUID()), portfolioID: PortfolioID(UUID()), period: 1, sequence: sequence, kind: .trade,
+                         symbol: msft, side: .sell, quantityDelta: -quantity, price: Price(parsing: "20")!, cashDelta: .zero,
+                         commission: .zero, realizedPnL: Money(cents: pnl), orderID: nil, fillID: nil,
+                         priceAsOf: Self.day(date).date, createdAt: Date())
+        }
+        let journal = [sale(2, 10, -150_00, "2009-03-04"), sale(3, 5, 420_00, "2009-03-05"), sale(4, 1, 420_00, "2009-03-05")]
+        let spx = Dictionary(uniqueKeysWithValues: zip(dates, ["700", "710", "690", "680", "735"].map { Price(parsing: $0)! }))
+        let report = try #require(ReplayReport.build(
+            startingCash: Money(dollars: 10_000), snapshots: snapshots, journal: journal, benchmark: spx,
+            startHoldings: [msft: 250], startPrices: [msft: Price(parsing: "20")!], endPrices: [msft: Price(parsing: "22.5")!]))
+        #expect(report.totalReturn == Money(dollars: 1_000) && report.totalReturnPercent?.decimalString == "10.00")
+        #expect(report.benchmarkReturnPercent?.decimalString == "5.00")            // 735 / 700
+        #expect(report.maxDrawdown == Money(dollars: 1_050))                        // 10,500 → 9,450
+        #expect(report.maxDrawdownPercent?.decimalString == "10.00")
+        #expect(report.drawdownPeak == dates[1] && report.drawdownTrough == dates[2])
+        #expect(report.bestTrade?.realizedPnL == Money(dollars: 420) && report.bestTrade?.quantity == 5)  // the first of a tie
+        #expect(report.worstTrade?.realizedPnL == Money(dollars: -150) && report.worstTrade?.date == dates[2])
+        #expect(report.daysInvested == 3 && report.days == 5 && report.daysInvestedPercent?.decimalString == "60.00")
+        #expect(report.buyAndHoldStocks == Money(dollars: 10_625))                  // 250 × 2.50 more
+        #expect(report.buyAndHoldBenchmark == Money(dollars: 10_500))
+        #expect(report.points.map(\.equity) == equities.map { Money(cents: $0) })
+    }
+}
