@@ -9,6 +9,8 @@ public enum EquityCurve {
         public var equity: Money
         /// The benchmark's close scaled to the starting cash; nil before its first close.
         public var benchmark: Money?
+        /// The cash part of `equity`.
+        public var cash: Money
     }
 
     /// At most this many points; longer curves keep every n-th session and the last one.
@@ -22,9 +24,12 @@ public enum EquityCurve {
     ///   - closes: each traded symbol's closes by session.
     ///   - latest: the latest quotes, for the last point.
     ///   - benchmark: the benchmark's closes by session; its last close stands until a newer one.
+    ///   - closing: every point at its session's close, the last one too (closing figures of
+    ///     sessions that are over), and every point kept.
     public static func build(startingCash: Money, journal: [JournalEntry], dates: [SessionDate],
                              closes: [Symbol: [SessionDate: Price]], latest: [Symbol: Quote],
-                             benchmark: [SessionDate: Price], calendar: TradingCalendar = TradingCalendar()) -> [Point] {
+                             benchmark: [SessionDate: Price], calendar: TradingCalendar = TradingCalendar(),
+                             closing: Bool = false) -> [Point] {
         var book = Book(startingCash: startingCash)
         var entries = journal.sorted { $0.sequence < $1.sequence }[...]
         var lastPrice: [Symbol: Price] = [:]
@@ -33,7 +38,7 @@ public enum EquityCurve {
         var points: [Point] = []
         points.reserveCapacity(dates.count)
         for (n, date) in dates.enumerated() {
-            let isLast = n == dates.count - 1
+            let isLast = n == dates.count - 1 && !closing
             // Everything traded up to that session's close (and, on the last point, up to now).
             let cutoff = isLast ? Date.distantFuture : (calendar.sessionBounds(on: date)?.close ?? date.adding(days: 1).date)
             while let entry = entries.first, entry.createdAt <= cutoff {
@@ -50,9 +55,9 @@ public enum EquityCurve {
             if let base, let close = lastBenchmark, base.ticks > 0 {
                 scaled = Money(cents: FixedPoint.divideRounded(startingCash.cents * close.ticks, by: base.ticks))
             }
-            points.append(Point(date: date, equity: equity, benchmark: scaled))
+            points.append(Point(date: date, equity: equity, benchmark: scaled, cash: book.cash))
         }
-        return thinned(points)
+        return closing ? points : thinned(points)
     }
 
     /// The curve of stored daily snapshots (a replay's), the benchmark scaled to the starting cash
@@ -66,7 +71,7 @@ public enum EquityCurve {
             if let base, let close = lastClose, base.ticks > 0 {
                 scaled = Money(cents: FixedPoint.divideRounded(startingCash.cents * close.ticks, by: base.ticks))
             }
-            return Point(date: snapshot.date, equity: snapshot.equity, benchmark: scaled)
+            return Point(date: snapshot.date, equity: snapshot.equity, benchmark: scaled, cash: snapshot.cash)
         }
     }
 

@@ -60,6 +60,9 @@ public enum BullpenApp {
             let hub = QuoteHub(source: marketData, interval: configuration.streamInterval, logger: app.logger)
             app.quoteHub = hub
             app.lifecycle.use(QuoteHubLifecycle(hub: hub))
+            if configuration.closingEquityJob {
+                app.lifecycle.use(ClosingEquityLifecycle(job: ClosingEquityJob(store: store, source: marketData, logger: app.logger)))
+            }
         }
     }
 }

@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var loginWindow: TimeInterval = 15 * 60
     /// How often the quote stream asks the market data for changes.
     public var streamInterval: Duration = .seconds(1)
+    /// Whether the server stores live portfolios' closing equity after each session (tests that
+    /// call the job themselves turn it off).
+    public var closingEquityJob = true
     /// Messages a stream client may leave unsent (its socket full) before it is dropped: ten
     /// polls' worth for a client watching the 100 symbols it may.
     public var streamMaxBacklog = 1_000

@@ -156,6 +156,44 @@ extension BullpenStore {
             .all(decoding: EquitySnapshotRow.self, with: Self.rowDecoder).map { try $0.snapshot() }
     }
 
+    /// Every live portfolio with its owner and current period, for the closing-equity job.
+    public func livePortfolios() async throws -> [(id: PortfolioID, owner: UserID, period: Int)] {
+        try await sql(db).select().column("id").column("user_id").column("period").from("portfolios")
+            .where("clock", .equal, PortfolioRow.encodeClock(.live)).orderBy("id").all()
+            .map { row in
+                (PortfolioID(try row.decode(column: "id", as: UUID.self)), UserID(try row.decode(column: "user_id", as: UUID.self)),
+                 try row.decode(column: "period", as: Int.self))
+            }
+    }
+
+    /// The last date with a stored snapshot in the portfolio's `period`.
+    public func lastSnapshotDate(of id: PortfolioID, period: Int) async throws -> SessionDate? {
+        try await sql(db).select().column(SQLFunction("MAX", args: SQLColumn("date")), as: "last").from("equity_snapshots")
+            .where("portfolio_id", .equal, id.uuid).where("period", .equal, period).first()?
+            .decode(column: "last", as: String?.self).flatMap { SessionDate(iso: $0) }
+    }
+
+    /// Stores a live portfolio's closing equity of some sessions (a figure, not a change of cash
+    /// or positions: written directly, each date once, a later write replacing an earlier one).
+    public func saveClosingEquity(of id: PortfolioID, period: Int, _ snapshots: [EquitySnapshot]) async throws {
+        guard !snapshots.isEmpty else { return }
+        let rows = snapshots.map { snapshot in
+            EquitySnapshotRow(id: ids.makeUUID(), portfolioId: id.uuid, period: period, date: snapshot.date.description,
+                              cashCents: snapshot.cash.cents, marketValueCents: snapshot.marketValue.cents,
+                              equityCents: snapshot.equity.cents)
+        }
+        try await transaction { db in
+            // Only while the portfolio is still in that period (a reset meanwhile makes them moot).
+            guard try await self.sql(db).select().column("id").from("portfolios").where("id", .equal, id.uuid)
+                .where("period", .equal, period).first() != nil else { return }
+            try await self.sql(db).insert(into: "equity_snapshots").models(rows, with: Self.rowEncoder)
+                .onConflict(with: ["portfolio_id", "period", "date"]) { update in
+                    update.set(excludedValueOf: "cash_cents").set(excludedValueOf: "market_value_cents")
+                        .set(excludedValueOf: "equity_cents")
+                }.run()
+        }
+    }
+
     /// Moves a replay portfolio's clock to `to` with the equity of each day passed, if it still
     /// stands on `from` at `version` (the state the snapshots were computed from).
     /// - Throws: ``StoreError/portfolioChanged`` when it moved meanwhile, ``StoreError/replayEnded``,

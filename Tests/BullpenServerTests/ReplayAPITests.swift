@@ -2,8 +2,10 @@ import BullpenAPI
 import BullpenCore
 import BullpenMarketData
 import BullpenStore
+@testable import BullpenServer
 import BullpenTestSupport
 import Foundation
+import Logging
 import NIOHTTP1
 import Synchronization
 import Testing
@@ -466,5 +468,34 @@ final class RecordingMarketData: MarketDataSource {
     func averageDollarVolume(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Int64] {
         note(clock)
         return try await base.averageDollarVolume(symbols, asOf: clock)
+    }
+}
+
+@Suite("Closing equity")
+struct ClosingEquityTests {
+    /// Live portfolios get their equity stored at each session's close, caught up from their
+    /// creation to the last closed session, once.
+    @Test(.enabled(if: RealPack.available))
+    func liveClosingEquityIsStoredOncePerSession() async throws {
+        // 2026-02-02 15:00 UTC is 10:00 in New York; the pack's last session is 2026-02-20.
+        let time = FixedTimeSource(Date(timeIntervalSince1970: 1_770_044_400))
+        let source = try await ReplayMarket.pack.source()
+        try await withServer(time: time, source: source, configure: { $0.closingEquityJob = false }) { server in
+            let player = try await server.register()
+            #expect(try await server.order(player, "buy", 10, "MSFT").status == 201)
+            let job = ClosingEquityJob(store: server.store, source: source, logger: Logger(label: "test"))
+            let stored = try await job.runOnce()
+            let owner = try #require(UserID(player.id)), id = try #require(PortfolioID(player.mainPortfolio))
+            let snapshots = try await server.store.equitySnapshots(of: id, owner: owner)
+            let msft = Dictionary(try PackFile.closes("MSFT").map { ($0.date, $0.close) }, uniquingKeysWith: { a, _ in a })
+            let days = try PackFile.closes("SPX", benchmark: true).map(\.date).filter { $0 >= "2026-02-02" && $0 <= "2026-02-20" }
+            #expect(stored == days.count && snapshots.map(\.date.description) == days)
+            let portfolio = try await server.portfolio(player, player.mainPortfolio)
+            for snapshot in snapshots {
+                #expect(snapshot.cash == Money(parsing: portfolio.cash))
+                #expect(snapshot.marketValue == Money(cents: notionalCents(msft[snapshot.date.description]!, 10)), "\(snapshot.date)")
+            }
+            #expect(try await job.runOnce() == 0, "each session once")
+        }
     }
 }

@@ -1,0 +1,87 @@
+import BullpenCore
+import BullpenMarketData
+import BullpenStore
+import Foundation
+import Logging
+import Synchronization
+import Vapor
+
+/// Stores every live portfolio's equity at the close of each session, so that leaderboards and
+/// reports read stored figures instead of replaying journals. Runs when the server starts
+/// (catching up every session closed since a portfolio's last stored one) and again a few
+/// minutes after each close. Replay portfolios store theirs as they advance.
+struct ClosingEquityJob: Sendable {
+    let store: BullpenStore
+    let source: any MarketDataSource
+    let logger: Logger
+
+    /// Stores the closing equity of every session each live portfolio has not stored yet, up to
+    /// the last session that closed. Returns how many snapshots it stored.
+    @discardableResult
+    func runOnce() async throws -> Int {
+        guard let last = await source.replayRange()?.upperBound else { return 0 }
+        let calendar = TradingCalendar()
+        var stored = 0
+        for portfolio in try await store.livePortfolios() {
+            do {
+                let period = try await store.currentPeriod(of: portfolio.id, owner: portfolio.owner)
+                let start = TradingCalendar.sessionDate(at: period.startedAt)
+                let after = try await store.lastSnapshotDate(of: portfolio.id, period: portfolio.period)
+                let first = after.map { max(start, $0.adding(days: 1)) } ?? start
+                guard first <= last else { continue }
+                let dates = calendar.tradingDays(from: start, through: last)
+                guard !dates.isEmpty else { continue }
+                let symbols = Set(period.journal.compactMap(\.symbol)).sorted()
+                var closes: [Symbol: [SessionDate: Price]] = [:]
+                for symbol in symbols {
+                    let bars = try await source.dailyBars(symbol, from: start, through: last, asOf: .replay(last.date))
+                    closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+                }
+                let points = EquityCurve.build(startingCash: period.startingCash, journal: period.journal, dates: dates,
+                                               closes: closes, latest: [:], benchmark: [:], calendar: calendar, closing: true)
+                let snapshots = points.filter { $0.date >= first }
+                    .map { EquitySnapshot(date: $0.date, cash: $0.cash, marketValue: $0.equity - $0.cash) }
+                try await store.saveClosingEquity(of: portfolio.id, period: portfolio.period, snapshots)
+                stored += snapshots.count
+            } catch StoreError.notFound {
+                continue   // deleted meanwhile
+            }
+        }
+        return stored
+    }
+
+    /// Runs now, then a few minutes after each session's close, until cancelled.
+    func run() async {
+        let calendar = TradingCalendar()
+        while !Task.isCancelled {
+            do {
+                let stored = try await runOnce()
+                if stored > 0 { logger.info("stored closing equity", metadata: ["snapshots": "\(stored)"]) }
+            } catch {
+                logger.warning("closing equity job failed", metadata: ["error": "\(error)"])
+            }
+            let next = calendar.nextClose(after: Date()).addingTimeInterval(5 * 60)
+            try? await Task.sleep(for: .seconds(max(60, next.timeIntervalSinceNow)))
+        }
+    }
+}
+
+/// Starts the closing-equity job with the application and stops it on shutdown.
+final class ClosingEquityLifecycle: LifecycleHandler, Sendable {
+    let job: ClosingEquityJob
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(job: ClosingEquityJob) { self.job = job }
+
+    func didBootAsync(_ application: Application) async throws {
+        let job = job
+        task.withLock { $0 = Task { await job.run() } }
+    }
+
+    func shutdownAsync(_ application: Application) async {
+        let running = task.withLock { task -> Task<Void, Never>? in defer { task = nil }; return task }
+        guard let running else { return }
+        running.cancel()
+        await running.value
+    }
+}
