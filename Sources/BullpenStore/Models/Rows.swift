@@ -78,17 +78,15 @@ struct PortfolioRow: Codable, Sendable {
         throw StoreError.corruptRow(table: "portfolios", id: row.uuidString.lowercased())
     }
 
-    static func encodeRules(_ rules: PortfolioRules) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(rules), as: UTF8.self)
-    }
+    static func encodeRules(_ rules: PortfolioRules) throws -> String { try json(rules) }
 
-    static func encodeReplay(_ replay: ReplayInfo?) throws -> String? {
-        guard let replay else { return nil }
+    static func encodeReplay(_ replay: ReplayInfo?) throws -> String? { try replay.map(json) }
+
+    /// The JSON text a column keeps: keys sorted, so equal values store equal text.
+    private static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(replay), as: UTF8.self)
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
 
