@@ -431,6 +431,8 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var priceAsOf: Date?
     /// Whether the exchange was in a session when the order filled.
     public var marketOpen: Bool?
+    /// The same, in a sentence for the player.
+    public var priceNote: String?
     /// Fill price × quantity.
     public var notional: String
     public var commission: String
@@ -443,8 +445,9 @@ public struct OrderDTO: Codable, Sendable, Hashable {
 
     public init(id: String, portfolioId: String, clientOrderId: String?, symbol: String, side: String, type: String,
                 quantity: Int64, status: String, filledQuantity: Int64, fillPrice: String?, priceSource: String?,
-                priceAsOf: Date?, marketOpen: Bool?, notional: String,
+                priceAsOf: Date?, marketOpen: Bool?, priceNote: String? = nil, notional: String,
                 commission: String, realizedPnl: String, cashDelta: String, createdAt: Date, filledAt: Date?) {
+        self.priceNote = priceNote
         self.id = id; self.portfolioId = portfolioId; self.clientOrderId = clientOrderId; self.symbol = symbol
         self.side = side; self.type = type; self.quantity = quantity; self.status = status
         self.filledQuantity = filledQuantity; self.fillPrice = fillPrice; self.priceSource = priceSource

@@ -27,6 +27,23 @@ public struct FillPricing: Sendable, Hashable {
         self.marketOpen = marketOpen
     }
 
+    /// One sentence for the player: where the price came from.
+    public var explanation: String {
+        let day = SessionDate(asOf).description
+        return switch source {
+        case .replayClose:
+            "Filled at the close of \(day), the date this replay stands on: that day's market is over, so its closing price is the price."
+        case .close:
+            "Filled at the close of \(day): the market was closed, so the last close is the price."
+        case .finalClose:
+            "Filled at the final close of \(day): this company's data ended then, so it sells at its last price."
+        case .lastTrade:
+            "Filled at the last trade the market data reported."
+        case .demoTick:
+            "Filled at the demo exchange's simulated price of that moment."
+        }
+    }
+
     /// The pricing of an order filled at `quote` for a portfolio on `clock`.
     ///
     /// A quote stamped with a time of day (not midnight UTC, the stamp of daily closes) is a

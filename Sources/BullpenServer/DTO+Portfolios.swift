@@ -66,7 +66,7 @@ extension OrderDTO {
                   type: order.type.rawValue, quantity: order.quantity, status: order.status.rawValue,
                   filledQuantity: order.filledQuantity, fillPrice: order.fillPrice?.decimalString,
                   priceSource: order.pricing?.source.rawValue, priceAsOf: order.pricing?.asOf,
-                  marketOpen: order.pricing?.marketOpen,
+                  marketOpen: order.pricing?.marketOpen, priceNote: order.pricing?.explanation,
                   notional: order.notional.decimalString, commission: order.commission.decimalString,
                   realizedPnl: order.realizedPnL.decimalString, cashDelta: order.cashDelta.decimalString,
                   createdAt: order.createdAt, filledAt: order.filledAt)

@@ -100,6 +100,7 @@ struct ReplayAPITests {
             let bought = try await server.order(jim, "buy", 5, "MSFT", portfolio: profile.id).decode(OrderDTO.self)
             #expect(bought.fillPrice.map { Price(parsing: $0) } == Price(parsing: first))
             #expect(bought.priceSource == "replay_close")
+            #expect(bought.priceNote?.contains("close of 2009-03-02") == true)
 
             // Two months of trading days: 42 sessions of the S&P 500 after 2009-03-02.
             let spx = try PackFile.closes("SPX", benchmark: true).map(\.date)
