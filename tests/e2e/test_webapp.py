@@ -137,7 +137,7 @@ def test_a_players_first_session(server, driver_factory, screenshots):
     assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
 
 
-SCREENS = ["portfolio", "market", "stock/MSFT", "history", "settings", "help"]
+SCREENS = ["portfolio", "market", "stock/MSFT", "history", "profiles", "profiles/new", "settings", "help"]
 
 
 def buy_some_msft(driver, server):

@@ -1,10 +1,11 @@
 // Bullpen's web app: plain JavaScript modules on the REST API and the quote stream. This file only
 // starts things; screens live in /screens/, shared pieces in /components/, routing in router.js.
-import { onSessionChange } from '/session.js';
+import { currentSession, onSessionChange } from '/session.js';
 import { startAppearance } from '/appearance.js';
 import { startBanners } from '/components/banners.js';
 import { refreshMarket } from '/market-status.js';
 import { startRouter } from '/router.js';
+import { loadPortfolios } from '/portfolios.js';
 
 startAppearance();
 startBanners();
@@ -13,4 +14,6 @@ onSessionChange((session) => {
 });
 refreshMarket();
 setInterval(refreshMarket, 60_000);
+// The banners show a selected replay's date on every screen, also on one that loads no portfolio.
+if (currentSession()) loadPortfolios().catch(() => {});
 startRouter();

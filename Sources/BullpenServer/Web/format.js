@@ -10,6 +10,7 @@ const price = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD'
 const number = new Intl.NumberFormat(locale);
 const percent = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const day = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
+const monthName = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'long' });
 const weekday = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
 const marketTime = new Intl.DateTimeFormat(locale, { timeZone: MARKET_ZONE, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 const marketClock = new Intl.DateTimeFormat(locale, { timeZone: MARKET_ZONE, hour: 'numeric', minute: '2-digit' });
@@ -48,6 +49,11 @@ export function formatPercent(text) {
   return arrow + percent.format(magnitude(text)) + '%';
 }
 
+/** A share of a whole, with no sign or arrow: "4.6" → "4.60%" (a fall's depth, a part of the days). */
+export function formatShare(text) {
+  return isDecimal(text) ? percent.format(text) + '%' : '—';
+}
+
 /** Whether a decimal string is zero ("0.00", "-0"); false for anything that is not a decimal. */
 export function isZeroAmount(text) { return isDecimal(text) && isZero(text); }
 
@@ -64,6 +70,11 @@ export function tone(text) {
 export function formatDate(text) {
   if (!text) return '—';
   return day.format(new Date(text.slice(0, 10) + 'T00:00:00Z'));
+}
+
+/** A month's name from its number, 1 to 12 → "March". */
+export function formatMonthName(month) {
+  return monthName.format(new Date(Date.UTC(2000, month - 1, 1)));
 }
 
 /** A session's date with its weekday → "Fri, Feb 20, 2026". */

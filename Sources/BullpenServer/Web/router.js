@@ -16,6 +16,8 @@ const ROUTES = {
   market:    { load: () => import('/screens/market.js'), access: 'user', tab: 'market' },
   stock:     { load: () => import('/screens/stock.js'), access: 'user', tab: 'market' },
   history:   { load: () => import('/screens/history.js'), access: 'user', tab: 'history' },
+  profiles:  { load: () => import('/screens/profiles.js'), access: 'user', tab: 'profiles' },
+  report:    { load: () => import('/screens/report.js'), access: 'user', tab: 'profiles' },
   settings:  { load: () => import('/screens/settings.js'), access: 'user', tab: 'settings' },
   help:      { load: () => import('/screens/help.js'), access: 'any', tab: 'help' },
 };

@@ -1,14 +1,17 @@
-// The holdings of a portfolio as a table; each row opens the company's page (click or Enter).
+// The holdings of a portfolio as a table; each row opens the company's page (click or Enter). A
+// replay's rows also have a "Trends" link (the same page, whose chart shows 20 days or 3 months).
 import { html } from '/html.js';
 import { formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
 import { endedBadgeFor } from '/components/asset-row.js';
 
-export function holdingsTable(positions) {
+/** `trends`: add the "Trends" link to each row. */
+export function holdingsTable(positions, { trends = false } = {}) {
   if (positions.length === 0) return html`<p>No holdings yet. <a href="#/market">Find a company in Market</a> and buy your first shares.</p>`;
   return html`<table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">Company</th><th scope="col">Shares</th>
     <th scope="col" class="hide-narrow">Avg cost</th><th scope="col" class="hide-narrow">Last</th><th scope="col">Value</th><th scope="col">Unrealized</th></tr></thead><tbody>
     ${positions.map((p) => html`<tr class="clickable" tabindex="0" data-symbol="${p.symbol}">
-      <td><strong>${p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.name ?? ''}</div></td>
+      <td><strong>${p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.name ?? ''}</div>
+        ${trends ? html`<a class="small" href="#/stock/${p.symbol}/trends" data-trends="${p.symbol}" aria-label="Trends of ${p.symbol}">Trends</a>` : ''}</td>
       <td>${formatNumber(p.quantity)}</td>
       <td class="hide-narrow">${formatPrice(p.averageCost)}</td>
       <td class="hide-narrow">${formatPrice(p.lastPrice)}</td>

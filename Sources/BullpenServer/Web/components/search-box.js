@@ -1,9 +1,11 @@
 // The company search: a combobox whose suggestions follow the typing, chosen with the mouse or the
 // keyboard (ArrowUp/ArrowDown, Enter opens, Escape closes), announced through aria-activedescendant.
+// With a replay portfolio it searches as of the replay's date: later companies are not found.
 import { html, render } from '/html.js';
 import { api } from '/api.js';
 import { debounce } from '/debounce.js';
 import { formatPrice } from '/format.js';
+import { withAsOf } from '/portfolios.js';
 import { endedBadgeFor } from '/components/asset-row.js';
 
 export function searchBox() {
@@ -14,8 +16,8 @@ export function searchBox() {
     </div>`;
 }
 
-/** Wires the box drawn by searchBox(). */
-export function setupSearch() {
+/** Wires the box drawn by searchBox(); `portfolio` is the selected one (its replay date bounds the search). */
+export function setupSearch(portfolio) {
   const input = document.getElementById('search');
   const list = document.getElementById('suggestions');
   let items = [], active = -1, seq = 0;
@@ -31,7 +33,7 @@ export function setupSearch() {
     const mine = ++seq;
     if (!query) { close(); return; }
     try {
-      const page = await api(`/api/v1/assets?search=${encodeURIComponent(query)}&limit=8`, { auth: false });
+      const page = await api(withAsOf(`/api/v1/assets?search=${encodeURIComponent(query)}&limit=8`, portfolio), { auth: false });
       if (mine !== seq) return;
       items = page.assets;
       render(list, items.length === 0 ? html`<li class="muted empty">No matches</li>`

@@ -1,8 +1,10 @@
 // The market (#/market): search, today's movers, the watchlist, and every company page by page
-// (companies whose data ended come last: the server orders them).
+// (companies whose data ended come last: the server orders them). With a replay portfolio
+// selected, every figure is as of the replay's date, and companies listed later do not show.
 import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
+import { loadSelectedPortfolio, isReplay, withAsOf } from '/portfolios.js';
 import { debounce } from '/debounce.js';
 import { defaultWatchlist } from '/watchlists.js';
 import { searchBox, setupSearch } from '/components/search-box.js';
@@ -16,10 +18,14 @@ const MOVERS = { gainers: 'Gainers', losers: 'Losers', 'most-active': 'Most acti
 const loading = html`<p class="loading">Loading…</p>`;
 const failure = (error) => html`<p class="error">${errorMessage(error)}</p>`;
 
-export default function marketScreen({ live }) {
+export default async function marketScreen({ live }) {
+  view(html`<h1>Market</h1>${loading}`);
+  const portfolio = await loadSelectedPortfolio();
+  if (!live()) return;
   view(html`<h1>Market</h1>
+    ${isReplay(portfolio) ? html`<p class="muted" id="market-as-of">As of ${formatDate(portfolio.clock.date)}, the date of your replay.</p>` : ''}
     ${searchBox()}
-    <h2>Today's movers</h2>
+    <h2>${isReplay(portfolio) ? 'Movers of the day' : "Today's movers"}</h2>
     <div id="movers">${loading}</div>
     <h2>Watchlist</h2>
     <div class="card" id="watchlist">${loading}</div>
@@ -29,9 +35,9 @@ export default function marketScreen({ live }) {
       <div class="field"><label for="sector">Sector</label><select id="sector"><option value="">All sectors</option>${SECTORS.map((sector) => html`<option>${sector}</option>`)}</select></div>
     </div>
     <div class="card gap-top" id="browse"></div>`);
-  setupSearch();
-  loadMovers(live);
-  loadWatchlist(live);
+  setupSearch(portfolio);
+  loadMovers(live, portfolio);
+  loadWatchlist(live, portfolio);
   const state = { cursor: null, seq: 0 };
   const browse = async () => {
     const node = document.getElementById('browse');
@@ -44,7 +50,7 @@ export default function marketScreen({ live }) {
     const mine = ++state.seq;
     render(node, loading);
     try {
-      const page = await api(`/api/v1/assets?${params}`, { auth: false });
+      const page = await api(withAsOf(`/api/v1/assets?${params}`, portfolio), { auth: false });
       if (!live() || mine !== state.seq) return;
       render(node, html`<ul class="list">${page.assets.length ? page.assets.map(assetRow) : html`<li>No companies match.</li>`}</ul>
         <div class="spread gap-top"><button id="prev" ${page.previousCursor ? '' : 'disabled'}>← Previous</button>
@@ -60,10 +66,10 @@ export default function marketScreen({ live }) {
   browse();
 }
 
-async function loadMovers(live) {
+async function loadMovers(live, portfolio) {
   const node = document.getElementById('movers');
   try {
-    const lists = await Promise.all(Object.keys(MOVERS).map((list) => api(`/api/v1/market/movers?list=${list}&limit=8`, { auth: false })));
+    const lists = await Promise.all(Object.keys(MOVERS).map((list) => api(withAsOf(`/api/v1/market/movers?list=${list}&limit=8`, portfolio), { auth: false })));
     if (!live()) return;
     render(node, lists.map((m) => html`<h3 class="small muted movers-title">${MOVERS[m.list]}${m.session ? ' · ' + formatDate(m.session) : ''}</h3>
       <div class="cards">${m.assets.length === 0 ? html`<p class="muted small">Nothing today.</p>` : m.assets.map((a) => html`<a class="card plain" href="#/stock/${a.symbol}">
@@ -72,13 +78,13 @@ async function loadMovers(live) {
   } catch (error) { if (live()) render(node, failure(error)); }
 }
 
-async function loadWatchlist(live) {
+async function loadWatchlist(live, portfolio) {
   const node = document.getElementById('watchlist');
   try {
     const list = await defaultWatchlist();
     if (!live()) return;
     if (list.symbols.length === 0) { render(node, html`<p class="muted">Your watchlist is empty. Open a company and tap “Watch”.</p>`); return; }
-    const quotes = await api(`/api/v1/quotes?symbols=${list.symbols.map(encodeURIComponent).join(',')}`, { auth: false });
+    const quotes = await api(withAsOf(`/api/v1/quotes?symbols=${list.symbols.map(encodeURIComponent).join(',')}`, portfolio), { auth: false });
     if (!live()) return;
     const bySymbol = new Map(quotes.quotes.map((quote) => [quote.symbol, quote]));
     render(node, html`<ul class="list">${list.symbols.map((symbol) => {
@@ -90,7 +96,7 @@ async function loadWatchlist(live) {
     for (const button of node.querySelectorAll('[data-remove]')) {
       button.addEventListener('click', async () => {
         await api(`/api/v1/watchlists/${list.id}/symbols/${encodeURIComponent(button.dataset.remove)}`, { method: 'DELETE' });
-        loadWatchlist(live);
+        loadWatchlist(live, portfolio);
       });
     }
   } catch (error) { if (live()) render(node, failure(error)); }

@@ -1,15 +1,18 @@
 // The portfolio (#/portfolio): equity, cash, total return and today's change as the server
-// computes them, the equity curve against the S&P 500, the holdings; new portfolio and reset.
+// computes them, the equity curve against the S&P 500, the holdings; new portfolio and reset. A
+// replay portfolio also shows its date, the controls that move its time and what the last move
+// did, "End replay", and the report once it is ready.
 import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view, route } from '/router.js';
-import { market } from '/market-status.js';
-import { loadPortfolios, selectedPortfolioId, selectPortfolio } from '/portfolios.js';
-import { lineChart } from '/components/chart.js';
+import { loadPortfolios, selectedPortfolioId, selectPortfolio, isReplay } from '/portfolios.js';
+import { replayOptions, reportReady } from '/replay.js';
 import { openDialog, closeDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
 import { holdingsTable, linkHoldingRows } from '/components/holdings-table.js';
-import { formatAxisMoney, formatDate, formatMoney, formatPercent, formatSignedMoney, tone } from '/format.js';
+import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
+import { advancePanel, advanceSummary, setupAdvance, endReplayDialog } from '/components/advance-panel.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, formatSessionDate, formatSignedMoney, tone } from '/format.js';
 
 /** A summary card: label, figure, and an optional line under it. */
 function stat(label, id, value, { className = '', note = null, noteId = null } = {}) {
@@ -17,47 +20,69 @@ function stat(label, id, value, { className = '', note = null, noteId = null } =
     <div class="value ${className}"><span id="${id}">${value}</span>${note == null ? '' : html`<span class="block small" id="${noteId}">${note}</span>`}</div></div>`;
 }
 
+/** A replay's date, shown large. */
+function replayDate(portfolio) {
+  const { clock } = portfolio;
+  return html`<div class="replay-date card gap-top"><div class="label">Replay date</div>
+    <div class="date" id="replay-date">${formatSessionDate(clock.date)}</div>
+    <div class="small muted">Started ${formatDate(clock.start)} · prices are history; orders fill at this day's close · at most
+      ${formatNumber(portfolio.rules.maxDistinctHoldings)} different stocks</div></div>`;
+}
+
+/** A replay's clock: the controls while it runs, a notice once it ended or reached the data's end; the last move; End and Report. */
+function replayClock(portfolio, ready) {
+  const { clock } = portfolio;
+  const state = clock.ended
+    ? html`<p class="notice gap-top" id="replay-ended">This replay ended on ${formatDate(clock.date)}: trading and advancing are closed.</p>`
+    : ready
+      ? html`<p class="notice gap-top" id="replay-at-end">The data ends here, on ${formatDate(clock.date)}: time cannot move further. You can still trade at this day's closes, then end the replay.</p>`
+      : advancePanel();
+  return html`${state}
+    ${advanceSummary(portfolio)}
+    <div class="row gap-top">${clock.ended ? '' : html`<button id="end-replay" class="danger">End replay</button>`}
+      ${ready ? html`<a class="button primary" id="report-link" href="#/report">Report</a>` : ''}</div>`;
+}
+
 export default async function portfolioScreen({ live }) {
   view(html`<h1>Portfolio</h1><p class="loading">Loading your portfolio…</p>`);
   const portfolios = await loadPortfolios();
   const id = selectedPortfolioId(portfolios);
   const [portfolio, positions] = await Promise.all([api(`/api/v1/portfolios/${id}`), api(`/api/v1/portfolios/${id}/positions`)]);
+  const replay = isReplay(portfolio);
+  const options = replay ? await replayOptions().catch(() => null) : null;
   if (!live()) return;
+  const ready = replay && reportReady(portfolio, options?.lastDate);
   view(html`<div class="spread"><h1>Portfolio</h1>
       <div class="row"><label for="portfolio-switch" class="visually-hidden">Portfolio</label>
         <select id="portfolio-switch" class="fit">${portfolios.map((p) => html`<option value="${p.id}" ${p.id === id ? 'selected' : ''}>${p.name}</option>`)}</select>
         <button id="new-portfolio">New portfolio</button><button id="reset-portfolio" class="danger">Reset</button></div></div>
-    <div class="grid" data-testid="summary">
+    ${replay ? replayDate(portfolio) : ''}
+    <div class="grid gap-top" data-testid="summary">
       ${stat('Equity', 'equity', formatMoney(portfolio.equity))}
       ${stat('Cash', 'cash', formatMoney(portfolio.cash))}
       ${stat('Total return', 'total-return', formatSignedMoney(portfolio.totalReturn),
              { className: tone(portfolio.totalReturn), note: formatPercent(portfolio.totalReturnPercent), noteId: 'total-return-percent' })}
-      ${stat('Today', 'day-change', formatSignedMoney(portfolio.dayChange),
+      ${stat(replay ? 'Last day' : 'Today', 'day-change', formatSignedMoney(portfolio.dayChange),
              { className: tone(portfolio.dayChange), note: formatPercent(portfolio.dayChangePercent), noteId: 'day-change-percent' })}
     </div>
     <div class="row small muted gap-top">Market value ${formatMoney(portfolio.marketValue)} · Realized P&amp;L
       <span class="${tone(portfolio.realizedPnl)}">${formatSignedMoney(portfolio.realizedPnl)}</span> · Unrealized
       <span class="${tone(portfolio.unrealizedPnl)}">${formatSignedMoney(portfolio.unrealizedPnl)}</span></div>
+    ${replay ? replayClock(portfolio, ready) : ''}
     <h2>Equity over time</h2>
-    <div class="card"><div class="legend"><span class="equity">Your portfolio</span><span class="benchmark">S&amp;P 500${market.status?.simulated ? ' (demo index)' : ''}</span></div><div id="equity-chart"></div></div>
+    ${equityChartCard('equity-chart')}
     <h2>Holdings</h2>
-    <div class="card" id="holdings">${holdingsTable(positions.positions)}</div>`);
+    <div class="card" id="holdings">${holdingsTable(positions.positions, { trends: replay })}</div>`);
   document.getElementById('portfolio-switch').addEventListener('change', (event) => { selectPortfolio(event.target.value); route(); });
   document.getElementById('new-portfolio').addEventListener('click', newPortfolioDialog);
   document.getElementById('reset-portfolio').addEventListener('click', () => resetDialog(portfolio));
+  document.getElementById('end-replay')?.addEventListener('click', () => endReplayDialog(portfolio));
+  if (replay) setupAdvance(portfolio, live);
   linkHoldingRows(document.getElementById('holdings'));
   api(`/api/v1/portfolios/${id}/history`).then((history) => {
     const node = document.getElementById('equity-chart');
     if (!live() || !node) return;
-    lineChart(node, {
-      describe: 'Equity of the portfolio over time against the S&P 500',
-      formatValue: formatMoney,
-      formatAxis: formatAxisMoney,
-      series: [
-        { name: 'Portfolio', color: 'var(--accent)', points: history.points.map((p) => ({ label: formatDate(p.date), value: p.equity })) },
-        { name: 'S&P 500', color: 'var(--muted)', dashed: true, points: history.points.map((p) => ({ label: formatDate(p.date), value: p.benchmark })) },
-      ],
-    });
+    drawEquityChart(node, history.points);
   }).catch(() => {});
 }
 
@@ -84,7 +109,9 @@ function newPortfolioDialog() {
 
 function resetDialog(portfolio) {
   openDialog(html`<h2 id="dialog-title">Reset ${portfolio.name}?</h2>
-    <p>Your holdings are closed out and cash goes back to ${formatMoney(portfolio.startingCash)}. Your history stays, as a closed period.</p>
+    ${isReplay(portfolio)
+      ? html`<p>The replay goes back to its start, ${formatDate(portfolio.clock.start)}, with ${formatMoney(portfolio.startingCash)} in cash and no holdings.</p>`
+      : html`<p>Your holdings are closed out and cash goes back to ${formatMoney(portfolio.startingCash)}. Your history stays, as a closed period.</p>`}
     <p class="error" id="reset-error" role="alert"></p>
     <div class="actions"><button class="danger" id="confirm-reset">Reset portfolio</button><button data-close>Cancel</button></div>`);
   document.getElementById('confirm-reset').addEventListener('click', async () => {

@@ -1,11 +1,13 @@
 // A company's page (#/stock/MSFT): price (live while the market is open), chart with the
 // break-even of a holding, the holding, facts; Buy, Sell and Watch. A company whose data ended
-// can be sold at its last price but not bought.
+// can be sold at its last price but not bought. For a replay portfolio the page stands on the
+// replay's date (nothing later shows, no live price) and its chart is the trends graph: the last
+// 20 days or 3 months (#/stock/MSFT/trends scrolls to it).
 import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view, route } from '/router.js';
 import { market } from '/market-status.js';
-import { loadPortfolios, selectedPortfolioId } from '/portfolios.js';
+import { loadPortfolios, selectedPortfolioId, isReplay, withAsOf } from '/portfolios.js';
 import { defaultWatchlist } from '/watchlists.js';
 import { subscribeQuotes } from '/quote-stream.js';
 import { lineChart } from '/components/chart.js';
@@ -14,7 +16,9 @@ import { openTradeSheet } from '/components/trade-sheet.js';
 import { logo, changePill, endedBadge } from '/components/asset-row.js';
 import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
 
-const RANGES = ['5D', '1M', '3M', '6M', '1Y', '5Y', 'MAX'];
+/** The chart's ranges: [id, label, range asked of the server, bars kept from its end (all when null)]. */
+const RANGES = ['5D', '1M', '3M', '6M', '1Y', '5Y', 'MAX'].map((r) => [r, r, r, null]);
+const TRENDS = [['20D', '20 days', '1M', 20], ['3M', '3 months', '3M', null], ['1Y', '1 year', '1Y', null]];
 
 function fact(term, value, className = '') {
   return html`<div><dt class="muted small">${term}</dt><dd class="${className}">${value}</dd></div>`;
@@ -28,30 +32,52 @@ function positionCards(held) {
     <div class="card stat"><div class="label">Unrealized P&amp;L</div><div class="value ${tone(held.unrealizedPnl)}">${formatSignedMoney(held.unrealizedPnl)}</div></div></div>`;
 }
 
-export default async function stockScreen({ params: [symbol = ''], live, onLeave }) {
+/** A replay's page for a company not listed yet on its date. */
+function notListedYet(symbol, portfolio, message) {
+  return html`<div class="card"><h1>${symbol}</h1><p id="not-listed">${message}</p>
+    <p class="muted">Your replay stands on ${formatDate(portfolio.clock.date)}: only companies listed by then can be found.</p>
+    <p><a href="#/market">Back to Market</a></p></div>`;
+}
+
+export default async function stockScreen({ params: [symbol = '', focus], live, onLeave }) {
   view(html`<p class="loading">Loading ${symbol}…</p>`);
   const portfolios = await loadPortfolios();
   const portfolioId = selectedPortfolioId(portfolios);
-  const [asset, positions, portfolio, watchlist] = await Promise.all([
-    api(`/api/v1/assets/${encodeURIComponent(symbol)}`, { auth: false }),
-    api(`/api/v1/portfolios/${portfolioId}/positions`), api(`/api/v1/portfolios/${portfolioId}`), defaultWatchlist(),
-  ]);
+  const selected = portfolios.find((p) => p.id === portfolioId);
+  const replay = isReplay(selected);
+  let asset, positions, portfolio, watchlist;
+  try {
+    [asset, positions, portfolio, watchlist] = await Promise.all([
+      api(withAsOf(`/api/v1/assets/${encodeURIComponent(symbol)}`, selected), { auth: false }),
+      api(`/api/v1/portfolios/${portfolioId}/positions`), api(`/api/v1/portfolios/${portfolioId}`), defaultWatchlist(),
+    ]);
+  } catch (error) {
+    if (!replay || error.code !== 'unknown_symbol') throw error;
+    if (live()) view(notListedYet(symbol.toUpperCase(), selected, error.message));
+    return;
+  }
   if (!live()) return;
   const held = positions.positions.find((p) => p.symbol === asset.symbol);
   const ended = asset.trading === false;
+  // An ended replay trades no more.
+  const closed = replay && portfolio.clock.ended === true;
+  const ranges = replay ? TRENDS : RANGES;
+  let range = replay ? '3M' : '1Y';
   let watching = watchlist.symbols.includes(asset.symbol);
   view(html`<div class="row title-row">${logo(asset)}<div><h1 class="flush">${asset.name}</h1>
       <div class="muted">${asset.symbol}${asset.exchange ? ' · ' + asset.exchange : ''} ${ended ? endedBadge(asset.lastDate) : ''}</div></div></div>
     <div class="spread quote-row">
       <div><div class="big-price" id="price" aria-live="polite">${formatPrice(asset.price)}</div><div id="change">${changePill(asset.change, asset.changePercent)}</div>
         <div class="small muted" id="as-of">As of ${formatMarketTime(asset.asOf)}</div></div>
-      <div class="row"><button class="buy" id="buy" ${ended ? html`disabled aria-describedby="ended-note"` : ''}>Buy</button>
-        <button class="sell" id="sell" ${held ? '' : 'disabled'}>Sell</button>
+      <div class="row"><button class="buy" id="buy" ${ended ? html`disabled aria-describedby="ended-note"` : closed ? html`disabled aria-describedby="closed-note"` : ''}>Buy</button>
+        <button class="sell" id="sell" ${held && !closed ? '' : 'disabled'}>Sell</button>
         <button id="watch" aria-pressed="${watching}">${watching ? '★ Watching' : '☆ Watch'}</button></div>
     </div>
     ${ended ? html`<p class="notice" id="ended-note">Prices for ${asset.symbol} ended on ${formatDate(asset.lastDate)}, so it cannot be bought; you can sell shares you hold at its last price.</p>` : ''}
+    ${closed ? html`<p class="notice" id="closed-note">This replay has ended, so it trades no more. <a href="#/report">See the report</a>.</p>` : ''}
+    ${replay ? html`<h2 id="trends">Trends</h2>` : ''}
     <div class="card">
-      <div class="segmented" role="group" aria-label="Chart range">${RANGES.map((r) => html`<button data-range="${r}" aria-pressed="${r === '1Y'}">${r}</button>`)}</div>
+      <div class="segmented" role="group" aria-label="Chart range">${ranges.map(([id, label]) => html`<button data-range="${id}" aria-pressed="${id === range}">${label}</button>`)}</div>
       <div id="price-chart" class="gap-top"></div>
       ${held ? html`<p class="small muted">Dashed line: your break-even at the average cost of ${formatPrice(held.averageCost)}.</p>` : ''}
     </div>
@@ -67,20 +93,22 @@ export default async function stockScreen({ params: [symbol = ''], live, onLeave
       ${asset.founded ? fact('Founded', asset.founded) : ''}
     </dl>${asset.description ? html`<p>${asset.description}</p>` : ''}</div>`);
 
-  let range = '1Y', chartSeq = 0;
+  let chartSeq = 0;
   const drawChart = async () => {
     const node = document.getElementById('price-chart');
     const mine = ++chartSeq;
+    const [, label, asked, keep] = ranges.find(([id]) => id === range);
     render(node, html`<p class="loading">Loading chart…</p>`);
     try {
-      const series = await api(`/api/v1/assets/${encodeURIComponent(asset.symbol)}/bars?range=${range}`, { auth: false });
+      const series = await api(withAsOf(`/api/v1/assets/${encodeURIComponent(asset.symbol)}/bars?range=${asked}`, selected), { auth: false });
       if (!live() || mine !== chartSeq) return;
+      const bars = keep ? series.bars.slice(-keep) : series.bars;
       lineChart(node, {
-        describe: `${asset.symbol} closing prices, ${range}`,
+        describe: `${asset.symbol} closing prices, ${label}${replay ? ' to ' + formatDate(selected.clock.date) : ''}`,
         formatValue: formatPrice,
         formatAxis: formatAxisMoney,
         reference: held ? { value: held.averageCost, label: 'Break-even' } : null,
-        series: [{ name: asset.symbol, color: 'var(--accent)', points: series.bars.map((b) => ({ label: formatDate(b.date), value: b.close })) }],
+        series: [{ name: asset.symbol, color: 'var(--accent)', points: bars.map((b) => ({ label: formatDate(b.date), value: b.close })) }],
       });
     } catch (error) { if (live() && mine === chartSeq) render(node, html`<p class="error">${errorMessage(error)}</p>`); }
   };
@@ -92,6 +120,7 @@ export default async function stockScreen({ params: [symbol = ''], live, onLeave
     });
   }
   drawChart();
+  if (focus === 'trends') document.getElementById('trends')?.scrollIntoView();
   const trade = (side) => openTradeSheet({ side, asset, portfolio, onDone: route });
   document.getElementById('buy').addEventListener('click', () => trade('buy'));
   document.getElementById('sell').addEventListener('click', () => trade('sell'));
@@ -105,6 +134,8 @@ export default async function stockScreen({ params: [symbol = ''], live, onLeave
     button.textContent = watching ? '★ Watching' : '☆ Watch';
     toast(watching ? `${asset.symbol} added to your watchlist.` : `${asset.symbol} removed from your watchlist.`);
   });
+  // A replay's price is its day's close: the live stream has nothing for it.
+  if (replay) return;
   onLeave(subscribeQuotes(asset.symbol, (quote) => {
     const price = document.getElementById('price');
     if (!live() || !price) return;

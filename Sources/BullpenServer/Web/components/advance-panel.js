@@ -1,0 +1,137 @@
+// A replay's clock on the portfolio screen: move time forward a day, a week, a month, or any number
+// of trading days on the slider (1 to 252, about a year); while the server works the controls are
+// busy, then the screen redraws with the summary of the move as the server computed it (every
+// figure is the server's). "End replay" closes the replay for good and opens its report.
+import { html } from '/html.js';
+import { api, errorMessage } from '/api.js';
+import { route } from '/router.js';
+import { rememberPortfolio } from '/portfolios.js';
+import { openDialog, closeDialog } from '/components/dialog.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, tone } from '/format.js';
+
+const PRESETS = [[1, '1 day'], [5, '1 week'], [21, '1 month']];
+const MAX_DAYS = 252;
+
+/** The last advance: { portfolioId, answer, focusId }; kept while its portfolio stands where it moved to. */
+let last = null;
+/** The slider's value, kept between redraws. */
+let chosenDays = 1;
+
+function daysText(days) { return `${formatNumber(days)} trading ${days === 1 ? 'day' : 'days'}`; }
+
+/** The controls. */
+export function advancePanel() {
+  return html`<section class="card gap-top" id="advance-card" aria-labelledby="advance-title">
+    <h2 class="flush-top" id="advance-title">Advance time</h2>
+    <p class="small muted">Prices are history: time moves only when you move it. You can wait many days at once.</p>
+    <div class="row" role="group" aria-label="Advance by">
+      ${PRESETS.map(([days, label]) => html`<button type="button" id="advance-${days}" data-days="${days}">${label}</button>`)}</div>
+    <label for="advance-days">Or choose how many trading days to wait</label>
+    <div class="slider"><button type="button" id="days-minus" aria-label="One day fewer">−</button>
+      <input type="range" id="advance-days" min="1" max="${MAX_DAYS}" step="1" value="${chosenDays}" aria-valuetext="${daysText(chosenDays)}">
+      <button type="button" id="days-plus" aria-label="One day more">+</button></div>
+    <div class="spread gap-top"><output id="advance-days-value" for="advance-days">${daysText(chosenDays)}</output>
+      <button type="button" class="primary" id="advance">Advance</button></div>
+    <p class="small" id="advance-status" role="status"></p>
+    <p class="error" id="advance-error" role="alert"></p>
+  </section>`;
+}
+
+/** What the last advance of `portfolio` did, or nothing when it has moved since (or was reset). */
+export function advanceSummary(portfolio) {
+  if (last?.portfolioId !== portfolio.id || last.answer.to !== portfolio.clock.date) return '';
+  const a = last.answer;
+  return html`<section class="card gap-top" id="advance-summary" aria-labelledby="summary-title">
+    <h2 class="flush-top" id="summary-title">${formatDate(a.from)} → ${formatDate(a.to)} <span class="small muted">· ${daysText(a.days)}</span></h2>
+    <p id="advance-message">${a.message}</p>
+    <dl class="figures">
+      <div><dt>Value before</dt><dd id="summary-before">${formatMoney(a.equityBefore)}</dd></div>
+      <div><dt>Value after</dt><dd id="summary-after">${formatMoney(a.equityAfter)}</dd></div>
+      <div><dt>Change</dt><dd id="summary-change" class="${tone(a.change)}">${formatSignedMoney(a.change)} (${formatPercent(a.changePercent)})</dd></div>
+      <div><dt>S&amp;P 500</dt><dd id="summary-benchmark" class="${tone(a.benchmarkChangePercent)}">${formatPercent(a.benchmarkChangePercent)}</dd></div>
+    </dl>
+    ${a.holdings.length === 0 ? '' : html`<table id="summary-holdings"><caption class="visually-hidden">How each holding moved</caption>
+      <thead><tr><th scope="col">Stock</th><th scope="col">Shares</th><th scope="col" class="hide-narrow">Price</th><th scope="col">Change</th></tr></thead><tbody>
+      ${a.holdings.map((h) => html`<tr data-symbol="${h.symbol}"><td><strong>${h.symbol}</strong></td><td>${formatNumber(h.quantity)}</td>
+        <td class="hide-narrow">${formatPrice(h.priceBefore)} → ${formatPrice(h.priceAfter)}</td>
+        <td class="${tone(h.valueChange)}">${formatSignedMoney(h.valueChange)}<div class="small">${formatPercent(h.changePercent)}</div></td></tr>`)}
+      </tbody></table>`}
+    ${a.endOfData ? html`<p class="notice gap-top" id="end-of-data">The data ends on ${formatDate(a.to)}: the replay cannot go further. <a href="#/report">See your report</a>.</p>` : ''}
+  </section>`;
+}
+
+/** Wires the controls drawn by advancePanel for `portfolio`; `live()` as the screen's. */
+export function setupAdvance(portfolio, live) {
+  const card = document.getElementById('advance-card');
+  const justMoved = last?.focusId && last.portfolioId === portfolio.id;
+  if (!card) {
+    // The move reached the end of the data: the controls are gone, the report is next.
+    if (justMoved) { document.getElementById('report-link')?.focus(); last.focusId = null; }
+    return;
+  }
+  const slider = document.getElementById('advance-days');
+  const shown = document.getElementById('advance-days-value');
+  const status = document.getElementById('advance-status');
+  const error = document.getElementById('advance-error');
+  const setDays = (days) => {
+    chosenDays = Math.min(MAX_DAYS, Math.max(1, days));
+    slider.value = String(chosenDays);
+    slider.setAttribute('aria-valuetext', daysText(chosenDays));
+    shown.textContent = daysText(chosenDays);
+  };
+  slider.addEventListener('input', () => setDays(Number.parseInt(slider.value, 10)));
+  document.getElementById('days-minus').addEventListener('click', () => setDays(chosenDays - 1));
+  document.getElementById('days-plus').addEventListener('click', () => setDays(chosenDays + 1));
+
+  const advance = async (days, trigger) => {
+    const controls = [...card.querySelectorAll('button, input')];
+    controls.forEach((control) => { control.disabled = true; });
+    card.setAttribute('aria-busy', 'true');
+    status.textContent = `Advancing ${daysText(days)}…`;
+    error.textContent = '';
+    try {
+      const answer = await api(`/api/v1/portfolios/${portfolio.id}/advance`, { method: 'POST', body: { days } });
+      last = { portfolioId: portfolio.id, answer, focusId: trigger.id };
+      rememberPortfolio(answer.portfolio);
+      if (live()) route();   // the screen redraws with the new figures and the summary
+    } catch (problem) {
+      if (!live()) return;
+      controls.forEach((control) => { control.disabled = false; });
+      card.removeAttribute('aria-busy');
+      status.textContent = '';
+      error.textContent = errorMessage(problem);
+    }
+  };
+  for (const button of card.querySelectorAll('[data-days]')) {
+    button.addEventListener('click', () => advance(Number.parseInt(button.dataset.days, 10), button));
+  }
+  const go = document.getElementById('advance');
+  go.addEventListener('click', () => advance(chosenDays, go));
+
+  // Right after an advance: the focus goes back to the control used, and the move is announced.
+  if (justMoved) {
+    document.getElementById(last.focusId)?.focus();
+    status.textContent = `Moved ${daysText(last.answer.days)}, to ${formatSessionDate(last.answer.to)}.`;
+    last.focusId = null;
+  }
+}
+
+/** Asks before ending the replay of `portfolio`, then ends it and opens the report. */
+export function endReplayDialog(portfolio) {
+  openDialog(html`<h2 id="dialog-title">End ${portfolio.name}?</h2>
+    <p>The replay stops on ${formatDate(portfolio.clock.date)}: you can no longer trade or advance it. The report shows how you did against the S&amp;P 500.</p>
+    <p class="error" id="end-error" role="alert"></p>
+    <div class="actions"><button class="danger" id="confirm-end">End replay</button><button data-close>Cancel</button></div>`);
+  const confirm = document.getElementById('confirm-end');
+  confirm.addEventListener('click', async () => {
+    confirm.disabled = true;
+    try {
+      rememberPortfolio(await api(`/api/v1/portfolios/${portfolio.id}/end`, { method: 'POST' }));
+      closeDialog();
+      location.hash = '#/report';
+    } catch (error) {
+      document.getElementById('end-error').textContent = errorMessage(error);
+      confirm.disabled = false;
+    }
+  });
+}

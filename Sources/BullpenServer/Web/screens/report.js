@@ -1,0 +1,65 @@
+// The report of the selected replay (#/report): how it went against the S&P 500, its largest fall,
+// best and worst trades, time invested, what buying and holding would have made, and the equity
+// curve. Every figure is the server's. Ready once the replay is ended or stands on the data's last day.
+import { html } from '/html.js';
+import { api } from '/api.js';
+import { view } from '/router.js';
+import { loadSelectedPortfolio, isReplay } from '/portfolios.js';
+import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatShare, formatSignedMoney, tone } from '/format.js';
+
+function card(label, id, value, { className = '', note = null } = {}) {
+  return html`<div class="card stat"><div class="label">${label}</div>
+    <div class="value ${className}" id="${id}">${value}</div>${note == null ? '' : html`<div class="small muted">${note}</div>`}</div>`;
+}
+
+function trade(label, id, t) {
+  if (!t) return card(label, id, '—', { note: 'No sale yet' });
+  return card(label, id, formatSignedMoney(t.realizedPnl), { className: tone(t.realizedPnl),
+    note: `Sold ${formatNumber(t.quantity)} ${t.symbol} at ${formatPrice(t.price)} on ${formatDate(t.date)}` });
+}
+
+function notReady(title, text) {
+  return html`<h1>${title}</h1><div class="card"><p id="report-note">${text}</p><p><a href="#/portfolio">Back to the portfolio</a> · <a href="#/profiles">Replay profiles</a></p></div>`;
+}
+
+export default async function reportScreen({ live }) {
+  view(html`<h1>Report</h1><p class="loading">Loading the report…</p>`);
+  const portfolio = await loadSelectedPortfolio();
+  if (!live()) return;
+  if (!isReplay(portfolio)) {
+    view(notReady('Report', 'Reports are for replays. Pick or start a profile in Replay, play it, then end it to see how it went.'));
+    return;
+  }
+  let report;
+  try {
+    report = await api(`/api/v1/portfolios/${portfolio.id}/report`);
+  } catch (error) {
+    if (error.code !== 'report_not_ready') throw error;
+    if (live()) view(notReady(`Report of ${portfolio.name}`, error.message));
+    return;
+  }
+  if (!live()) return;
+  view(html`<h1>Report of ${portfolio.name}</h1>
+    <p class="muted" id="report-period">${formatDate(report.start)} → ${formatDate(report.end)} · ${formatNumber(report.days)} trading days${report.endOfData ? ' · to the end of the data' : ''}</p>
+    <div class="grid" data-testid="report">
+      ${card('Starting cash', 'report-start', formatMoney(report.startingCash))}
+      ${card('Ending value', 'report-equity', formatMoney(report.endingEquity))}
+      ${card('Total return', 'report-return', formatSignedMoney(report.totalReturn), { className: tone(report.totalReturn), note: formatPercent(report.totalReturnPercent) })}
+      ${card('S&P 500', 'report-benchmark', formatPercent(report.benchmarkReturnPercent), { className: tone(report.benchmarkReturnPercent), note: 'Over the same days' })}
+      ${card('Largest fall', 'report-drawdown', formatMoney(report.maxDrawdown), {
+        note: report.drawdownPeak ? `${formatShare(report.maxDrawdownPercent)} from ${formatDate(report.drawdownPeak)} to ${formatDate(report.drawdownTrough)}` : 'No fall' })}
+      ${trade('Best trade', 'report-best', report.bestTrade)}
+      ${trade('Worst trade', 'report-worst', report.worstTrade)}
+      ${card('Days invested', 'report-invested', `${formatNumber(report.daysInvested)} of ${formatNumber(report.days)}`, { note: `${formatShare(report.daysInvestedPercent)} of the days` })}
+    </div>
+    <h2>Buying and holding instead</h2>
+    <div class="card"><dl class="figures">
+      <div><dt>The S&amp;P 500, bought on the first day</dt><dd id="report-hold-benchmark">${formatMoney(report.buyAndHoldBenchmark)}</dd></div>
+      ${report.buyAndHoldStocks == null ? '' : html`<div><dt>The starting stocks, never traded</dt><dd id="report-hold-stocks">${formatMoney(report.buyAndHoldStocks)}</dd></div>`}
+      <div><dt>You</dt><dd>${formatMoney(report.endingEquity)}</dd></div>
+    </dl></div>
+    <h2>Equity against the S&amp;P 500</h2>
+    ${equityChartCard('report-chart')}`);
+  drawEquityChart(document.getElementById('report-chart'), report.points);
+}
