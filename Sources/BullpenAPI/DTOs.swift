@@ -110,24 +110,30 @@ public struct ReplayRequest: Codable, Sendable, Hashable, RequestBody {
     }
 }
 
-/// Refuses the fields a nested request object does not accept (the top level is checked by the server).
+/// Request bodies refuse the fields they do not accept: the server checks the top level, and a
+/// nested object checks itself while it decodes.
 public enum StrictFields {
-    private struct AnyField: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    public struct AnyField: CodingKey {
+        public var stringValue: String
+        public var intValue: Int? { nil }
+        public init(stringValue: String) { self.stringValue = stringValue }
+        public init?(intValue: Int) { nil }
     }
 
-    /// The message starts with "The field": the server shows it as it is.
-    public static func check<T: RequestBody>(_ type: T.Type, _ decoder: any Decoder) throws {
-        guard let fields = try? decoder.container(keyedBy: AnyField.self) else { return }
-        let path = decoder.codingPath.map(\.stringValue).joined(separator: ".")
-        if let unknown = fields.allKeys.map(\.stringValue).filter({ T.CodingKeys(stringValue: $0) == nil }).min() {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "The field '\(path).\(unknown)' is not accepted here; accepted: \(T.fieldNames.sorted().joined(separator: ", "))."))
+    /// What to say of the first field of `fields` that `T` does not accept (`path` names where the
+    /// object sits: `replay.when`); nil when all are accepted.
+    public static func unknownField<T: RequestBody>(_ type: T.Type, in fields: KeyedDecodingContainer<AnyField>) -> String? {
+        guard let unknown = fields.allKeys.map(\.stringValue).filter({ T.CodingKeys(stringValue: $0) == nil }).min() else {
+            return nil
         }
+        let name = (fields.codingPath.map(\.stringValue) + [unknown]).joined(separator: ".")
+        return "The field '\(name)' is not accepted here; accepted: \(T.fieldNames.sorted().joined(separator: ", "))."
+    }
+
+    /// For a nested object: the message starts with "The field", and the server shows it as it is.
+    public static func check<T: RequestBody>(_ type: T.Type, _ decoder: any Decoder) throws {
+        guard let fields = try? decoder.container(keyedBy: AnyField.self), let message = unknownField(T.self, in: fields) else { return }
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: message))
     }
 }
 

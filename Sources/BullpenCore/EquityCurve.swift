@@ -51,11 +51,8 @@ public enum EquityCurve {
             }
             let equity = Valuation(book: book, quotes: lastPrice.mapValues { Quote(price: $0) }, realizedPnL: .zero).equity
             lastBenchmark = benchmark[date] ?? lastBenchmark
-            var scaled: Money?
-            if let base, let close = lastBenchmark, base.ticks > 0 {
-                scaled = Money(cents: FixedPoint.divideRounded(startingCash.cents * close.ticks, by: base.ticks))
-            }
-            points.append(Point(date: date, equity: equity, benchmark: scaled, cash: book.cash))
+            points.append(Point(date: date, equity: equity, benchmark: scaled(startingCash, lastBenchmark, base: base),
+                                cash: book.cash))
         }
         return closing ? points : thinned(points)
     }
@@ -67,12 +64,15 @@ public enum EquityCurve {
         let base = snapshots.lazy.compactMap { benchmark[$0.date] }.first
         return snapshots.map { snapshot in
             lastClose = benchmark[snapshot.date] ?? lastClose
-            var scaled: Money?
-            if let base, let close = lastClose, base.ticks > 0 {
-                scaled = Money(cents: FixedPoint.divideRounded(startingCash.cents * close.ticks, by: base.ticks))
-            }
-            return Point(date: snapshot.date, equity: snapshot.equity, benchmark: scaled, cash: snapshot.cash)
+            return Point(date: snapshot.date, equity: snapshot.equity, benchmark: scaled(startingCash, lastClose, base: base),
+                         cash: snapshot.cash)
         }
+    }
+
+    /// `amount` moved as the benchmark moved from `base` to `close`; nil before its first close.
+    static func scaled(_ amount: Money, _ close: Price?, base: Price?) -> Money? {
+        guard let base, let close, base.ticks > 0 else { return nil }
+        return Money(cents: FixedPoint.divideRounded(amount.cents * close.ticks, by: base.ticks))
     }
 
     /// Keeps at most ``maxPoints``: every n-th point and always the last.

@@ -138,32 +138,13 @@ public enum ReplayAdvance {
                             calendar: TradingCalendar = TradingCalendar()) -> [SessionDate] {
         var result: [SessionDate] = []
         result.reserveCapacity(days)
-        var closed = ClosedDays(calendar: calendar)
         var date = from
         while result.count < days {
-            date = date.adding(days: 1)
+            date = calendar.nextTradingDay(after: date)
             guard date <= last else { break }
-            if !closed.contains(date) { result.append(date) }
+            result.append(date)
         }
         return result
-    }
-
-    /// The calendar's closures with each year's holidays worked out once (a year of days asks
-    /// the calendar for its holidays once, not once a day).
-    private struct ClosedDays {
-        let calendar: TradingCalendar
-        var year = Int.min
-        var holidays: Set<SessionDate> = []
-
-        mutating func contains(_ date: SessionDate) -> Bool {
-            if date.isWeekend || TradingCalendar.specialClosures[date] != nil { return true }
-            let year = date.components.year
-            if year != self.year {
-                self.year = year
-                holidays = Set(calendar.holidays(in: year).keys)
-            }
-            return holidays.contains(date)
-        }
     }
 
     /// The trading days after `from` through `to`, stopping at `last`.
@@ -171,7 +152,7 @@ public enum ReplayAdvance {
                             calendar: TradingCalendar = TradingCalendar()) -> [SessionDate] {
         let end = min(to, last)
         guard end > from else { return [] }
-        return days(after: from, count: from.distance(to: end), last: end, calendar: calendar)
+        return calendar.tradingDays(from: from.adding(days: 1), through: end)
     }
 
     /// The book's equity at the close of `from` and of each of `days`: each holding at its close

@@ -72,8 +72,16 @@ public struct TradingCalendar: Sendable {
         isTradingDay(date) ? date : previousTradingDay(before: date)
     }
 
-    /// The holidays the exchange observes in `year`, by the rules in force that year.
+    /// The holidays the exchange observes in `year`, by the rules in force that year (worked out
+    /// once per year for the years replays and live trading use: every trading-day question asks).
     public func holidays(in year: Int) -> [SessionDate: String] {
+        Self.holidayTable[year] ?? Self.computeHolidays(in: year)
+    }
+
+    private static let holidayTable: [Int: [SessionDate: String]] =
+        Dictionary(uniqueKeysWithValues: (1950...2150).map { ($0, computeHolidays(in: $0)) })
+
+    private static func computeHolidays(in year: Int) -> [SessionDate: String] {
         var result: [SessionDate: String] = [:]
         func add(_ date: SessionDate?, _ name: String) { if let date { result[date] = name } }
 

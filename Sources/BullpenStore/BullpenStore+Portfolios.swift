@@ -156,21 +156,35 @@ extension BullpenStore {
             .all(decoding: EquitySnapshotRow.self, with: Self.rowDecoder).map { try $0.snapshot() }
     }
 
-    /// Every live portfolio with its owner and current period, for the closing-equity job.
-    public func livePortfolios() async throws -> [(id: PortfolioID, owner: UserID, period: Int)] {
-        try await sql(db).select().column("id").column("user_id").column("period").from("portfolios")
-            .where("clock", .equal, PortfolioRow.encodeClock(.live)).orderBy("id").all()
-            .map { row in
-                (PortfolioID(try row.decode(column: "id", as: UUID.self)), UserID(try row.decode(column: "user_id", as: UUID.self)),
-                 try row.decode(column: "period", as: Int.self))
-            }
+    /// A live portfolio as the closing-equity job needs it.
+    public struct LivePortfolio: Sendable {
+        public var id: PortfolioID
+        public var owner: UserID
+        public var period: Int
+        /// When the current period began.
+        public var startedAt: Date
+        /// The last day of the period with its closing equity stored.
+        public var lastSnapshot: SessionDate?
     }
 
-    /// The last date with a stored snapshot in the portfolio's `period`.
-    public func lastSnapshotDate(of id: PortfolioID, period: Int) async throws -> SessionDate? {
-        try await sql(db).select().column(SQLFunction("MAX", args: SQLColumn("date")), as: "last").from("equity_snapshots")
-            .where("portfolio_id", .equal, id.uuid).where("period", .equal, period).first()?
-            .decode(column: "last", as: String?.self).flatMap { SessionDate(iso: $0) }
+    /// Every live portfolio, with when its period began and its last stored closing equity: one
+    /// query, so that the job reads journals only for portfolios with sessions to store.
+    public func livePortfolios() async throws -> [LivePortfolio] {
+        try await sql(db).raw("""
+            SELECT "p"."id", "p"."user_id", "p"."period", "p"."created_at",
+                (SELECT "pp"."ended_at" FROM "portfolio_periods" AS "pp"
+                 WHERE "pp"."portfolio_id" = "p"."id" AND "pp"."period" = "p"."period" - 1) AS "started_at",
+                (SELECT MAX("s"."date") FROM "equity_snapshots" AS "s"
+                 WHERE "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period") AS "last_snapshot"
+            FROM "portfolios" AS "p" WHERE "p"."clock" = \(bind: PortfolioRow.encodeClock(.live)) ORDER BY "p"."id"
+            """).all().map { row in
+                LivePortfolio(id: PortfolioID(try row.decode(column: "id", as: UUID.self)),
+                              owner: UserID(try row.decode(column: "user_id", as: UUID.self)),
+                              period: try row.decode(column: "period", as: Int.self),
+                              startedAt: try row.decode(column: "started_at", as: Date?.self)
+                                  ?? row.decode(column: "created_at", as: Date.self),
+                              lastSnapshot: try row.decode(column: "last_snapshot", as: String?.self).flatMap { SessionDate(iso: $0) })
+            }
     }
 
     /// Stores a live portfolio's closing equity of some sessions (a figure, not a change of cash

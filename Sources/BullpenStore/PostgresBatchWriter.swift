@@ -120,9 +120,8 @@ struct BatchStatement: PostgresPreparedStatement {
         ), "new_keys" AS (
             INSERT INTO "idempotency_keys" SELECT * FROM jsonb_populate_recordset(NULL::"idempotency_keys", $6::jsonb)
         ), "new_snapshots" AS (
-            INSERT INTO "equity_snapshots" SELECT * FROM jsonb_populate_recordset(NULL::"equity_snapshots", $11::jsonb)
-            ON CONFLICT ("portfolio_id", "period", "date") DO UPDATE SET "cash_cents" = "excluded"."cash_cents",
-                "market_value_cents" = "excluded"."market_value_cents", "equity_cents" = "excluded"."equity_cents"
+            INSERT INTO "equity_snapshots" SELECT * FROM jsonb_populate_recordset(NULL::"equity_snapshots", $9::jsonb)
+            \(EquitySnapshotRow.upsert)
         ), "held" AS (
             SELECT * FROM jsonb_populate_recordset(NULL::"positions", $7::jsonb)
         ), "emptied" AS (
@@ -130,18 +129,16 @@ struct BatchStatement: PostgresPreparedStatement {
         ), "cleared" AS (
             DELETE FROM "positions" AS "p"
             WHERE ("p"."portfolio_id", "p"."symbol") IN (SELECT "portfolio_id", "symbol" FROM "emptied")
-               OR ("p"."portfolio_id" = ANY($9::uuid[])
+               OR ("p"."portfolio_id" = ANY($10::uuid[])
                    AND ("p"."portfolio_id", "p"."symbol") NOT IN (SELECT "portfolio_id", "symbol" FROM "held"))
         ), "saved" AS (
-            INSERT INTO "positions" SELECT * FROM "held"
-            ON CONFLICT ("portfolio_id", "symbol") DO UPDATE SET "quantity" = "excluded"."quantity",
-                "cost_basis_cents" = "excluded"."cost_basis_cents", "updated_at" = "excluded"."updated_at"
+            INSERT INTO "positions" SELECT * FROM "held" \(PositionRow.upsert)
         )
-        SELECT CAST(CASE WHEN (SELECT count(*) FROM "moved") = $10 THEN '0' ELSE '\(conflictMessage)' END AS integer)
+        SELECT CAST(CASE WHEN (SELECT count(*) FROM "moved") = $11 THEN '0' ELSE '\(conflictMessage)' END AS integer)
         """
 
-    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .text, .text, .text,
-                                                        .uuidArray, .int8, .text]
+    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .text, .text, .text, .text,
+                                                        .uuidArray, .int8]
 
     /// The failure the statement raises on purpose when a portfolio's version moved.
     static func isConflict(_ error: PSQLError) -> Bool {
@@ -169,7 +166,6 @@ struct BatchStatement: PostgresPreparedStatement {
     private let values: [String]
     private let resets: [UUID]
     private let updates: Int
-    private let snapshots: String
 
     init(_ plan: BatchPlan) throws {
         let portfolios = try plan.touched.sorted { $0.uuid < $1.uuid }.compactMap { id -> PortfolioUpdate? in
@@ -181,10 +177,10 @@ struct BatchStatement: PostgresPreparedStatement {
                                    replay: try PortfolioRow.encodeReplay(portfolio.record.replay), oldVersion: version)
         }
         let (held, emptied) = plan.positionChanges
-        snapshots = try RowValues.json(plan.snapshots)
         values = [try RowValues.json(portfolios), try RowValues.json(plan.periods), try RowValues.json(plan.orders),
                   try RowValues.json(plan.fills), try RowValues.json(plan.journal), try RowValues.json(plan.keys),
-                  try RowValues.json(held), try RowValues.json(emptied.map { PositionKey(portfolioId: $0.portfolio, symbol: $0.symbol) })]
+                  try RowValues.json(held), try RowValues.json(emptied.map { PositionKey(portfolioId: $0.portfolio, symbol: $0.symbol) }),
+                  try RowValues.json(plan.snapshots)]
         resets = plan.resets.map(\.uuid).sorted()
         updates = portfolios.count
     }
@@ -194,7 +190,6 @@ struct BatchStatement: PostgresPreparedStatement {
         for value in values { bindings.append(value) }
         bindings.append(resets)
         bindings.append(Int64(updates))
-        bindings.append(snapshots)
         return bindings
     }
 

@@ -115,8 +115,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         try insert(plan.fills, into: "fills")
         try insert(plan.journal, into: "journal_entries")
         try insert(plan.keys, into: "idempotency_keys")
-        try insert(plan.snapshots, into: "equity_snapshots",
-                   suffix: #" ON CONFLICT ("portfolio_id", "period", "date") DO UPDATE SET "cash_cents" = "excluded"."cash_cents", "market_value_cents" = "excluded"."market_value_cents", "equity_cents" = "excluded"."equity_cents""#)
+        try insert(plan.snapshots, into: "equity_snapshots", suffix: " " + EquitySnapshotRow.upsert)
         if !plan.resets.isEmpty {
             let clear = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1"#)
             for id in plan.resets { try run(clear, [.uuid(id.uuid)]) }
@@ -131,8 +130,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         for (portfolio, symbol) in emptied {
             try run(remove, [.uuid(portfolio), .text(symbol)])
         }
-        try insert(held, into: "positions",
-                   suffix: #" ON CONFLICT ("portfolio_id", "symbol") DO UPDATE SET "quantity" = "excluded"."quantity", "cost_basis_cents" = "excluded"."cost_basis_cents", "updated_at" = "excluded"."updated_at""#)
+        try insert(held, into: "positions", suffix: " " + PositionRow.upsert)
     }
 
     /// Inserts `rows` one by one through one prepared statement (its columns are the rows' coding keys in snake case).
@@ -211,14 +209,16 @@ final class SQLiteBatchWriter: @unchecked Sendable {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
-/// Checkpoints the WAL every quarter of a second on a connection and a thread of its own.
-/// `PASSIVE`: it copies what no reader still needs and never blocks the writer, which goes on
-/// appending to the WAL meanwhile; the WAL file is reused from its start once a checkpoint has
-/// copied everything.
+/// Checkpoints the WAL every quarter of a second, and once more when stopped, on a connection and
+/// a thread of its own. `PASSIVE`: it copies what no reader still needs and never blocks the
+/// writer, which goes on appending to the WAL meanwhile; the WAL file is reused from its start
+/// once a checkpoint has copied everything.
 final class Checkpointer: @unchecked Sendable {
     // @unchecked: `handle` is used only by the checkpoint thread, and closed by it when it stops.
     private let handle: OpaquePointer
     private let stopped = Mutex(false)
+    /// Signalled by `stop()`, so the thread does not sleep out its interval first.
+    private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     static let interval: TimeInterval = 0.25
 
@@ -238,12 +238,9 @@ final class Checkpointer: @unchecked Sendable {
 
     private func run() {
         while !stopped.withLock({ $0 }) {
-            Thread.sleep(forTimeInterval: Self.interval)
-            var logged: Int32 = 0, copied: Int32 = 0
-            _ = sqlite_nio_sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied)
+            _ = wake.wait(timeout: .now() + Self.interval)
+            _ = sqlite_nio_sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         }
-        // A last full copy, so that a clean shutdown leaves the database file complete.
-        _ = sqlite_nio_sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         sqlite_nio_sqlite3_close_v2(handle)
         done.signal()
     }
@@ -251,7 +248,9 @@ final class Checkpointer: @unchecked Sendable {
     /// Stops the thread after its current checkpoint and closes the connection.
     func stop() {
         let first = stopped.withLock { stopped in defer { stopped = true }; return !stopped }
-        if first { done.wait() }
+        guard first else { return }
+        wake.signal()
+        done.wait()
     }
 }
 

@@ -27,30 +27,27 @@ struct Orders: AsyncParsableCommand {
     @ArgumentParser.Option(help: "Requests per scenario with 16 and 64 clients.") var orders = 4_000
     @ArgumentParser.Option(help: "Requests per scenario with one client.") var single = 1_000
     @ArgumentParser.Option(help: "Orders per raw SQLite measurement.") var raw = 2_000
-    @ArgumentParser.Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
-    var marketData: String?
-    @ArgumentParser.Option(help: "DATABASE_URL-style PostgreSQL URL: the server runs on it instead of SQLite.") var postgres: String?
-    @ArgumentParser.Option(help: "The bullpen executable to bench (default: the one beside bullpen-bench).") var server: String?
+    @OptionGroup var options: ServerOptions
 
     func run() async throws {
-        let pack = try Self.packDirectory(marketData)
+        let pack = try Self.packDirectory(options.marketData)
         let (directory, _) = try BenchSetup.scratch("orders")
         defer { try? FileManager.default.removeItem(at: directory) }
         let bench = OrdersBench(orders: orders, single: single)
-        print("Bullpen orders bench: \(postgres == nil ? "SQLite (WAL, synchronous=FULL)" : "PostgreSQL"), server \(ServerProcess.binary(server))")
+        print("Bullpen orders bench: \(options.postgres == nil ? "SQLite (WAL, synchronous=FULL)" : "PostgreSQL"), server \(ServerProcess.binary(options.server))")
         print("raw SQLite (Python's sqlite3, the C library; order + fill + journal + position + versioned portfolio update):")
         let rates = try RawSQLite.measure(orders: raw, in: directory)
         print(String(format: "  synchronous=FULL   %8.0f orders/s one per transaction, %8.0f orders/s 50 per transaction", rates.full, rates.full50))
         print(String(format: "  synchronous=NORMAL %8.0f orders/s one per transaction, %8.0f orders/s 50 per transaction", rates.normal, rates.normal50))
-        let process = try ServerProcess(binary: ServerProcess.binary(server), dataDirectory: directory.appendingPathComponent("data"),
-                                        pack: pack, postgres: postgres)
+        let process = try options.start(in: directory, pack: pack)
         defer { process.stop() }
         let results = try await bench.run(base: process.url)
         print(String(format: "server resident memory after the run: %.0f MB", process.residentMB))
-        bench.printTargets(results, raw: rates, postgres: postgres != nil)
+        bench.printTargets(results, raw: rates, postgres: options.postgres != nil)
         if !results.sharedBooksExact { throw ExitCode.failure }
     }
 
+    /// The data pack: `option`, `BULLPEN_MARKET_DATA`, or `../shared/market-data`.
     static func packDirectory(_ option: String?) throws -> URL {
         let candidates = [option, ProcessInfo.processInfo.environment["BULLPEN_MARKET_DATA"], "../shared/market-data"].compactMap { $0 }
         guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/universe.csv") }) else {
@@ -199,5 +196,19 @@ enum BenchSetup {
         config.dataDirectory = directory
         config.port = 0
         return (directory, config)
+    }
+}
+
+/// The server a bench runs against: the pack, the database and the executable.
+struct ServerOptions: ParsableArguments {
+    @ArgumentParser.Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
+    var marketData: String?
+    @ArgumentParser.Option(help: "DATABASE_URL-style PostgreSQL URL: the server runs on it instead of SQLite.") var postgres: String?
+    @ArgumentParser.Option(help: "The bullpen executable to bench (default: the one beside bullpen-bench).") var server: String?
+
+    /// Starts the server as a child process with its data in `directory`.
+    func start(in directory: URL, pack: URL) throws -> ServerProcess {
+        try ServerProcess(binary: ServerProcess.binary(server), dataDirectory: directory.appendingPathComponent("data"),
+                          pack: pack, postgres: postgres)
     }
 }

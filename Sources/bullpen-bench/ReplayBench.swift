@@ -14,20 +14,16 @@ struct Replay: AsyncParsableCommand {
 
     @ArgumentParser.Option(help: "Replay portfolios (each advanced until the data ends or `advances` times).") var portfolios = 10
     @ArgumentParser.Option(help: "Advances of 252 days per portfolio.") var advances = 10
-    @ArgumentParser.Option(name: .customLong("market-data"), help: "Data pack directory (default BULLPEN_MARKET_DATA or ../shared/market-data).")
-    var marketData: String?
-    @ArgumentParser.Option(help: "DATABASE_URL-style PostgreSQL URL: the server runs on it instead of SQLite.") var postgres: String?
-    @ArgumentParser.Option(help: "The bullpen executable to bench (default: the one beside bullpen-bench).") var server: String?
+    @OptionGroup var options: ServerOptions
 
     /// Ten companies with prices from 1990 to the pack's end.
     static let symbols = ["AAPL", "MSFT", "KO", "XOM", "JPM", "JNJ", "PG", "DIS", "HD", "BAC"]
 
     func run() async throws {
-        let pack = try Orders.packDirectory(marketData)
+        let pack = try Orders.packDirectory(options.marketData)
         let (directory, _) = try BenchSetup.scratch("replay")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = try ServerProcess(binary: ServerProcess.binary(server), dataDirectory: directory.appendingPathComponent("data"),
-                                        pack: pack, postgres: postgres)
+        let process = try options.start(in: directory, pack: pack)
         defer { process.stop() }
         let base = process.url
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -42,7 +38,7 @@ struct Replay: AsyncParsableCommand {
     }
 
     private func measure(_ client: HTTPClient, base: String) async throws {
-        print("Bullpen replay bench: \(portfolios) portfolios × up to \(advances) advances of 252 trading days, 10 holdings each, \(postgres == nil ? "SQLite" : "PostgreSQL")")
+        print("Bullpen replay bench: \(portfolios) portfolios × up to \(advances) advances of 252 trading days, 10 holdings each, \(options.postgres == nil ? "SQLite" : "PostgreSQL")")
         let auth: AuthResponse = try await Orders.call(client, .POST, base + "/api/v1/auth/register", token: nil,
                                                        body: Credentials(username: "replaybench", password: "bench passphrase 11x"),
                                                        expect: 201)

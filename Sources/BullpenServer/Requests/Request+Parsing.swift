@@ -94,24 +94,14 @@ extension Digest {
 private struct StrictBody<T: RequestBody>: Decodable {
     let value: T
 
-    private struct AnyField: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let fields: KeyedDecodingContainer<AnyField>
+        let fields: KeyedDecodingContainer<StrictFields.AnyField>
         do {
-            fields = try decoder.container(keyedBy: AnyField.self)
+            fields = try decoder.container(keyedBy: StrictFields.AnyField.self)
         } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
             throw APIError.validation("The body must be a JSON object.")
         }
-        let unknown = fields.allKeys.map { $0.stringValue }.filter { T.CodingKeys(stringValue: $0) == nil }
-        if let first = unknown.min() {
-            throw APIError.validation("The field '\(first)' is not accepted here; accepted: \(T.fieldNames.sorted().joined(separator: ", ")).")
-        }
+        if let message = StrictFields.unknownField(T.self, in: fields) { throw APIError.validation(message) }
         value = try T(from: decoder)
     }
 }

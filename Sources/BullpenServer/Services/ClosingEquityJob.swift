@@ -23,12 +23,11 @@ struct ClosingEquityJob: Sendable {
         let calendar = TradingCalendar()
         var stored = 0
         for portfolio in try await store.livePortfolios() {
+            let start = TradingCalendar.sessionDate(at: portfolio.startedAt)
+            let first = portfolio.lastSnapshot.map { max(start, $0.adding(days: 1)) } ?? start
+            guard first <= last else { continue }
             do {
                 let period = try await store.currentPeriod(of: portfolio.id, owner: portfolio.owner)
-                let start = TradingCalendar.sessionDate(at: period.startedAt)
-                let after = try await store.lastSnapshotDate(of: portfolio.id, period: portfolio.period)
-                let first = after.map { max(start, $0.adding(days: 1)) } ?? start
-                guard first <= last else { continue }
                 let dates = calendar.tradingDays(from: start, through: last)
                 guard !dates.isEmpty else { continue }
                 let symbols = Set(period.journal.compactMap(\.symbol)).sorted()

@@ -11,8 +11,9 @@ struct PortfolioService: Sendable {
     let marketData: (any MarketDataSource)?
     let time: any TimeSource
 
-    /// How many times a reset values the book again when an order moved the portfolio meanwhile.
-    static let resetAttempts = 5
+    /// How many times a change computed outside the ledger (a reset's valuation, an order's price,
+    /// a replay's advance) is computed again when the portfolio moved meanwhile.
+    static let attempts = 5
 
     // MARK: Valuation
 
@@ -62,7 +63,7 @@ struct PortfolioService: Sendable {
     /// first, outside any lock; if an order moves the portfolio before the reset is written, the
     /// version check refuses it and the book is valued again.
     func reset(_ id: PortfolioID, owner: UserID) async throws {
-        for _ in 1...Self.resetAttempts {
+        for _ in 1...Self.attempts {
             let state = try await store.state(of: id, owner: owner)
             let equity = try await valuation(of: state).equity
             do {
@@ -98,17 +99,17 @@ struct PortfolioService: Sendable {
     /// priced again at its new date.
     func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID,
                     idempotency: IdempotencyClaim?) async throws -> BullpenStore.OrderOutcome {
-        for _ in 1..<Self.resetAttempts {
+        var attempt = 0
+        while true {
+            attempt += 1
             let portfolio = try await store.portfolioForPricing(id, owner: owner)
             let priced = try await price(request, for: portfolio)
             do {
                 return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency)
-            } catch StoreError.portfolioChanged {
+            } catch StoreError.portfolioChanged where attempt < Self.attempts {
                 continue
             }
         }
-        let portfolio = try await store.portfolioForPricing(id, owner: owner)
-        return try await store.placeOrder(try await price(request, for: portfolio), in: id, owner: owner, idempotency: idempotency)
     }
 
     /// What `request` would do now, with every rule it would break (as problems, not errors).

@@ -16,7 +16,6 @@ struct ReplayService: Sendable {
     static let maxHoldings = 10
     /// Random starting stocks: how many, and the share of the cash they take.
     static let randomStocks = 5
-    static let attempts = 5
 
     var portfolios: PortfolioService { PortfolioService(store: store, marketData: source, time: time) }
 
@@ -136,7 +135,7 @@ struct ReplayService: Sendable {
     /// moves the portfolio meanwhile, computed again.
     func advance(_ id: PortfolioID, owner: UserID, days: Int?, to target: SessionDate?) async throws -> Advance {
         let range = try await range()
-        for _ in 1...Self.attempts {
+        for _ in 1...PortfolioService.attempts {
             let state = try await store.state(of: id, owner: owner)
             guard let replay = state.portfolio.replay, case .replay(let date) = state.portfolio.clock else {
                 throw StoreError.notReplay

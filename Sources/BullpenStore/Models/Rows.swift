@@ -100,6 +100,9 @@ struct EquitySnapshotRow: Codable, Sendable {
     var marketValueCents: Int64
     var equityCents: Int64
 
+    /// How both batch writers write a snapshot whose day is stored already: the later one wins.
+    static let upsert = #"ON CONFLICT ("portfolio_id", "period", "date") DO UPDATE SET "cash_cents" = "excluded"."cash_cents", "market_value_cents" = "excluded"."market_value_cents", "equity_cents" = "excluded"."equity_cents""#
+
     func snapshot() throws -> EquitySnapshot {
         EquitySnapshot(date: try StoreError.decoding("equity_snapshots", id) { SessionDate(iso: date) },
                        cash: Money(cents: cashCents), marketValue: Money(cents: marketValueCents))
@@ -131,6 +134,9 @@ struct PositionRow: Codable, Sendable {
     var quantity: Int64
     var costBasisCents: Int64
     var updatedAt: Date
+
+    /// How both batch writers write a position that exists: its new quantity and cost.
+    static let upsert = #"ON CONFLICT ("portfolio_id", "symbol") DO UPDATE SET "quantity" = "excluded"."quantity", "cost_basis_cents" = "excluded"."cost_basis_cents", "updated_at" = "excluded"."updated_at""#
 
     func position() throws -> Position {
         Position(symbol: try StoreError.decoding("positions", id) { Symbol(symbol) },
