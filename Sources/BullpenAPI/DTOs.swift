@@ -281,6 +281,14 @@ public struct RulesDTO: Codable, Sendable, Hashable {
     public var commissionBasisPoints: Int64
     public var allowedInstruments: [String]
     public var maxOrderQuantity: Int64
+    /// The largest share of equity one position may reach, in percent (`"25.00"`).
+    public var maxPositionPercent: String?
+    /// Stocks priced below this cannot be bought.
+    public var minimumPrice: String?
+    public var marketHoursOnly: Bool?
+    /// Orders are taken from `tradingOpens` until `tradingCloses` (a league's dates).
+    public var tradingOpens: Date?
+    public var tradingCloses: Date?
     public init(maxDistinctHoldings: Int?, commissionPerOrder: String, commissionBasisPoints: Int64,
                 allowedInstruments: [String], maxOrderQuantity: Int64) {
         self.maxDistinctHoldings = maxDistinctHoldings; self.commissionPerOrder = commissionPerOrder
@@ -342,6 +350,10 @@ public struct PortfolioDTO: Codable, Sendable, Hashable {
     public var marketData: MarketDataDTO
     public var createdAt: Date
     public var updatedAt: Date
+    /// The league this portfolio plays in (its clock and rules are the league's).
+    public var leagueId: String?
+    /// Set once the portfolio was closed (its player left the league): read-only.
+    public var closedAt: Date?
 
     public init(id: String, name: String, period: Int, clock: ClockDTO, rules: RulesDTO, startingCash: String,
                 cash: String, marketValue: String, equity: String, realizedPnl: String, unrealizedPnl: String,

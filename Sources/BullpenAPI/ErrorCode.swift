@@ -13,6 +13,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case invalidSort = "invalid_sort"
     case badRequest = "bad_request"
     case invalidAdvance = "invalid_advance"
+    case invalidMetric = "invalid_metric"
     // 401, 403: who is asking.
     case unauthorized
     case invalidCredentials = "invalid_credentials"
@@ -20,11 +21,15 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case refreshTokenReused = "refresh_token_reused"
     case wrongPassword = "wrong_password"
     case originNotAllowed = "origin_not_allowed"
+    case notLeagueOwner = "not_league_owner"
+    case kickedFromLeague = "kicked_from_league"
     // 404: nothing there.
     case notFound = "not_found"
     case unknownSymbol = "unknown_symbol"
     case unknownBenchmark = "unknown_benchmark"
     case unknownScenario = "unknown_scenario"
+    case invalidJoinCode = "invalid_join_code"
+    case notMember = "not_member"
     // 405, 413, 415.
     case methodNotAllowed = "method_not_allowed"
     case payloadTooLarge = "payload_too_large"
@@ -43,6 +48,16 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case replayEnded = "replay_ended"
     case endOfData = "end_of_data"
     case reportNotReady = "report_not_ready"
+    case portfolioClosed = "portfolio_closed"
+    case leagueStarted = "league_started"
+    case leagueNotStarted = "league_not_started"
+    case leagueEnded = "league_ended"
+    case alreadyMember = "already_member"
+    case lateJoinClosed = "late_join_closed"
+    case ownerMustStay = "owner_must_stay"
+    case leagueClock = "league_clock"
+    case leaguePortfolio = "league_portfolio"
+    case marketClosed = "market_closed"
     // 422: well-formed, but the rules say no.
     case invalidUsername = "invalid_username"
     case weakPassword = "weak_password"
@@ -57,6 +72,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case instrumentNotAllowed = "instrument_not_allowed"
     case notListedYet = "not_listed_yet"
     case invalidReplayStart = "invalid_replay_start"
+    case positionLimit = "position_limit"
+    case belowMinimumPrice = "below_minimum_price"
     // 429: slow down.
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
@@ -72,19 +89,20 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     public var httpStatus: Int {
         switch self {
         case .invalidJSON, .validationFailed, .unknownParameter, .invalidCursor, .invalidDates, .invalidRange,
-             .invalidInterval, .invalidList, .invalidSort, .badRequest, .invalidAdvance: 400
+             .invalidInterval, .invalidList, .invalidSort, .badRequest, .invalidAdvance, .invalidMetric: 400
         case .unauthorized, .invalidCredentials, .invalidRefreshToken, .refreshTokenReused: 401
-        case .wrongPassword, .originNotAllowed: 403
-        case .notFound, .unknownSymbol, .unknownBenchmark, .unknownScenario: 404
+        case .wrongPassword, .originNotAllowed, .notLeagueOwner, .kickedFromLeague: 403
+        case .notFound, .unknownSymbol, .unknownBenchmark, .unknownScenario, .invalidJoinCode, .notMember: 404
         case .methodNotAllowed: 405
         case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
              .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .portfolioChanged, .notReplay, .replayEnded,
-             .endOfData, .reportNotReady: 409
+             .endOfData, .reportNotReady, .portfolioClosed, .leagueStarted, .leagueNotStarted, .leagueEnded, .alreadyMember,
+             .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .invalidUsername, .weakPassword, .invalidName, .invalidStartingCash, .noPrice, .notTrading,
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
-             .notListedYet, .invalidReplayStart: 422
+             .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice: 422
         case .tooManyAttempts, .rateLimited: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable: 503

@@ -36,12 +36,23 @@ public struct Book: Sendable, Hashable {
     /// Rebuilds the book from its journal alone: the proof that the journal is the whole truth.
     public static func replaying(_ journal: [JournalEntry], startingCash: Money) -> Book {
         var book = Book(startingCash: startingCash)
-        for entry in journal.sorted(by: { $0.sequence < $1.sequence }) {
-            switch entry.kind {
-            case .trade:
-                if let fill = entry.fill { book.apply(fill) } else { book.cash += entry.cashDelta }
-            }
-        }
+        for entry in journal.sorted(by: { $0.sequence < $1.sequence }) { book.apply(entry) }
         return book
+    }
+
+    /// Applies one journal entry: a trade moves its shares and the notional, a commission entry
+    /// its cash.
+    public mutating func apply(_ entry: JournalEntry) {
+        switch entry.kind {
+        case .trade:
+            if var fill = entry.fill {
+                fill.cashDelta = entry.cashDelta
+                apply(fill)
+            } else {
+                cash += entry.cashDelta
+            }
+        case .commission:
+            cash += entry.cashDelta
+        }
     }
 }

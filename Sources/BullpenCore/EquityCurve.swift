@@ -42,7 +42,7 @@ public enum EquityCurve {
             // Everything traded up to that session's close (and, on the last point, up to now).
             let cutoff = isLast ? Date.distantFuture : (calendar.sessionBounds(on: date)?.close ?? date.adding(days: 1).date)
             while let entry = entries.first, entry.createdAt <= cutoff {
-                if let fill = entry.fill { book.apply(fill) }
+                book.apply(entry)
                 entries = entries.dropFirst()
             }
             for symbol in book.positions.keys {

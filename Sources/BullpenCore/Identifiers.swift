@@ -42,9 +42,11 @@ public enum OrderTag {}
 public enum FillTag {}
 public enum SessionTag {}
 public enum JournalEntryTag {}
+public enum LeagueTag {}
 
 public typealias UserID = TypedID<UserTag>
 public typealias PortfolioID = TypedID<PortfolioTag>
+public typealias LeagueID = TypedID<LeagueTag>
 public typealias OrderID = TypedID<OrderTag>
 public typealias FillID = TypedID<FillTag>
 public typealias SessionID = TypedID<SessionTag>

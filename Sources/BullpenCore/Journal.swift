@@ -4,8 +4,10 @@ import Foundation
 /// in the same database transaction as the change itself.
 public struct JournalEntry: Sendable, Hashable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
-        /// A fill: shares in or out, cash out or in.
+        /// A fill: shares in or out, cash out or in (the notional; its commission is an entry of its own).
         case trade
+        /// The commission a trade paid (cash out), journaled beside the trade with the trade's symbol.
+        case commission
     }
 
     public var id: JournalEntryID
@@ -50,12 +52,33 @@ public struct JournalEntry: Sendable, Hashable {
         self.createdAt = createdAt
     }
 
-    /// The fill a trade entry records, for replaying the journal.
+    /// The fill a trade entry records, its cash move commission included. A trade entry's own
+    /// `cashDelta` is the notional alone: the commission is cash moved by the entry that follows it.
     public var fill: Fill? {
         guard kind == .trade, let symbol, let side, let price else { return nil }
         let quantity = abs(quantityDelta)
-        let notional = side == .buy ? -cashDelta - commission : cashDelta + commission
+        let notional = side == .buy ? -cashDelta : cashDelta
         return Fill(symbol: symbol, side: side, quantity: quantity, price: price, notional: notional,
-                    commission: commission, realizedPnL: realizedPnL, cashDelta: cashDelta)
+                    commission: commission, realizedPnL: realizedPnL, cashDelta: cashDelta - commission)
+    }
+
+    /// The entries that journal `fill`: the trade (cash moved by the notional), then its commission
+    /// as an entry of its own when there is one. Sequences follow `sequence`.
+    public static func entries(of fill: Fill, portfolioID: PortfolioID, period: Int, sequence: Int64,
+                               orderID: OrderID?, fillID: FillID?, priceAsOf: Date?, createdAt: Date,
+                               ids: any IDSource) -> [JournalEntry] {
+        var entries = [JournalEntry(
+            id: JournalEntryID(ids.makeUUID()), portfolioID: portfolioID, period: period, sequence: sequence, kind: .trade,
+            symbol: fill.symbol, side: fill.side, quantityDelta: fill.quantityDelta, price: fill.price,
+            cashDelta: fill.cashDelta + fill.commission, commission: fill.commission, realizedPnL: fill.realizedPnL,
+            orderID: orderID, fillID: fillID, priceAsOf: priceAsOf, createdAt: createdAt)]
+        if fill.commission != .zero {
+            entries.append(JournalEntry(
+                id: JournalEntryID(ids.makeUUID()), portfolioID: portfolioID, period: period, sequence: sequence + 1,
+                kind: .commission, symbol: fill.symbol, side: nil, quantityDelta: 0, price: nil,
+                cashDelta: -fill.commission, commission: fill.commission, realizedPnL: .zero,
+                orderID: orderID, fillID: fillID, priceAsOf: priceAsOf, createdAt: createdAt))
+        }
+        return entries
     }
 }

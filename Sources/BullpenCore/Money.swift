@@ -99,7 +99,7 @@ public enum FixedPoint {
         return overflowSum ? nil : sum
     }
 
-    static func format(_ units: Int64, scale: Int) -> String {
+    public static func format(_ units: Int64, scale: Int) -> String {
         let factor = pow10(scale)
         let magnitude = units.magnitude
         let whole = magnitude / UInt64(factor)
@@ -116,7 +116,7 @@ public enum FixedPoint {
     }
 
     /// `numerator / denominator` rounded half away from zero.
-    static func divideRounded(_ numerator: Int64, by denominator: Int64) -> Int64 {
+    public static func divideRounded(_ numerator: Int64, by denominator: Int64) -> Int64 {
         precondition(denominator != 0)
         let quotient = numerator / denominator
         let remainder = numerator % denominator

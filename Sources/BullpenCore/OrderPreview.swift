@@ -19,6 +19,13 @@ extension TradingEngine {
     /// Previews `request` at `price` without changing anything.
     public static func preview(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
                                trading: Bool) -> OrderPreview {
+        preview(request, on: book, at: price, rules: rules, context: OrderContext(trading: trading))
+    }
+
+    /// ``preview(_:on:at:rules:trading:)`` with everything the rules may ask about the moment.
+    public static func preview(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
+                               context: OrderContext) -> OrderPreview {
+        let trading = context.trading
         let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
         let notional = price.notional(quantity: quantity)
         let commission = rules.commission.amount(on: notional)
@@ -28,13 +35,25 @@ extension TradingEngine {
             request: request, price: price, notional: notional, commission: commission, total: total,
             cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
             maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.cash, price: price, rules: rules) : 0) : held,
-            held: held, problems: problems(request, on: book, at: price, rules: rules, trading: trading))
+            held: held, problems: problems(request, on: book, at: price, rules: rules, context: context))
     }
 
-    /// Every rule `request` breaks, in the order ``execute(_:on:at:rules:trading:)`` checks them.
+    /// Every rule `request` breaks, in the order ``execute(_:on:at:rules:context:)`` checks them.
     public static func problems(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
                                 trading: Bool) -> [OrderRejection] {
+        problems(request, on: book, at: price, rules: rules, context: OrderContext(trading: trading))
+    }
+
+    /// Every rule `request` breaks at the moment `context` describes.
+    public static func problems(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
+                                context: OrderContext) -> [OrderRejection] {
+        let trading = context.trading
         var found: [OrderRejection] = []
+        if let now = context.now {
+            if let opens = rules.tradingOpens, now < opens { found.append(.tradingNotOpen(until: opens)) }
+            if let closes = rules.tradingCloses, now >= closes { found.append(.tradingClosed(since: closes)) }
+        }
+        if rules.marketHoursOnly, context.marketOpen == false { found.append(.marketClosed) }
         do { try validate(request, rules: rules) } catch { found.append(error) }
         let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
         let notional = price.notional(quantity: quantity)
@@ -47,6 +66,22 @@ extension TradingEngine {
             if let limit = rules.maxDistinctHoldings, book.positions[request.symbol] == nil,
                book.positions.count >= limit {
                 found.append(.tooManyHoldings(limit: limit))
+            }
+            if let minimum = rules.minimumPrice, price.ticks < minimum.cents * Price.ticksPerCent {
+                found.append(.belowMinimumPrice(request.symbol, price: price, minimum: minimum))
+            }
+            if let limit = rules.maxPositionBasisPoints, quantity > 0 {
+                // The position and the equity after the buy: holdings at their marks (at cost
+                // without one), this symbol at the order's price, cash less the order's total.
+                let position = price.notional(quantity: book.quantity(of: request.symbol) + quantity)
+                var equity = book.cash - required + position
+                for (symbol, held) in book.positions where symbol != request.symbol {
+                    equity += context.marks[symbol].map { $0.notional(quantity: held.quantity) } ?? held.costBasis
+                }
+                if equity.cents > 0, position.cents * 10_000 > limit * equity.cents {
+                    let share = FixedPoint.divideRounded(position.cents * 10_000, by: equity.cents)
+                    found.append(.positionTooLarge(symbol: request.symbol, limitBasisPoints: limit, wouldBeBasisPoints: share))
+                }
             }
         case .sell:
             let held = book.quantity(of: request.symbol)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an order was not executed. Each case has a stable wire `code`; the server maps them to HTTP
 /// statuses in one place.
 public enum OrderRejection: Error, Sendable, Hashable {
@@ -13,6 +15,13 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case tooManyHoldings(limit: Int)
     case instrumentNotAllowed(InstrumentKind)
     case marketDataUnavailable
+    /// The buy would make one position a larger share of the equity than the rules allow.
+    case positionTooLarge(symbol: Symbol, limitBasisPoints: Int64, wouldBeBasisPoints: Int64)
+    case belowMinimumPrice(Symbol, price: Price, minimum: Money)
+    /// The rules trade only while the exchange is open.
+    case marketClosed
+    case tradingNotOpen(until: Date)
+    case tradingClosed(since: Date)
 
     /// The stable code clients switch on.
     public var code: String {
@@ -27,6 +36,11 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .tooManyHoldings: "too_many_holdings"
         case .instrumentNotAllowed: "instrument_not_allowed"
         case .marketDataUnavailable: "market_data_unavailable"
+        case .positionTooLarge: "position_limit"
+        case .belowMinimumPrice: "below_minimum_price"
+        case .marketClosed: "market_closed"
+        case .tradingNotOpen: "league_not_started"
+        case .tradingClosed: "league_ended"
         }
     }
 
@@ -53,6 +67,16 @@ public enum OrderRejection: Error, Sendable, Hashable {
             "This portfolio's rules do not allow trading \(kind.rawValue)s."
         case .marketDataUnavailable:
             "Market data is not available right now, so orders cannot be priced."
+        case .positionTooLarge(let symbol, let limit, let wouldBe):
+            "This buy would make \(symbol) \(Percent(hundredths: wouldBe).decimalString) % of the portfolio; the rules allow at most \(Percent(hundredths: limit).decimalString) % in one position."
+        case .belowMinimumPrice(let symbol, let price, let minimum):
+            "\(symbol) costs $\(price.decimalString); the rules allow buying only stocks priced at $\(minimum.decimalString) or more."
+        case .marketClosed:
+            "The rules allow trading only while the market is open (9:30 to 16:00 New York time on trading days)."
+        case .tradingNotOpen(let until):
+            "Trading opens when the league starts, at \(until.formatted(.iso8601))."
+        case .tradingClosed(let since):
+            "The league ended at \(since.formatted(.iso8601)): its standings are final and no more orders are taken."
         }
     }
 }

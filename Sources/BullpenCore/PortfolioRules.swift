@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rules a portfolio trades under, checked on every order. Defaults are permissive; leagues
 /// and replay games tighten them.
 public struct PortfolioRules: Sendable, Hashable, Codable {
@@ -9,17 +11,54 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     public var allowedInstruments: Set<InstrumentKind>
     /// The largest quantity accepted on one order.
     public var maxOrderQuantity: Int64
+    /// The largest share of the portfolio's equity one position may reach by a buy, in hundredths
+    /// of a percent (2500 is 25 %); `nil` for no limit.
+    public var maxPositionBasisPoints: Int64?
+    /// Stocks priced below this cannot be bought (penny stocks); `nil` for no limit.
+    public var minimumPrice: Money?
+    /// Live portfolios trade only while the exchange is open.
+    public var marketHoursOnly: Bool
+    /// Orders are refused before this moment (a league that has not started) ...
+    public var tradingOpens: Date?
+    /// ... and from this moment on (a league that is over).
+    public var tradingCloses: Date?
 
     public init(maxDistinctHoldings: Int? = nil, commission: Commission = .free,
                 allowedInstruments: Set<InstrumentKind> = [.stock, .option],
-                maxOrderQuantity: Int64 = 1_000_000) {
+                maxOrderQuantity: Int64 = 1_000_000, maxPositionBasisPoints: Int64? = nil,
+                minimumPrice: Money? = nil, marketHoursOnly: Bool = false,
+                tradingOpens: Date? = nil, tradingCloses: Date? = nil) {
         self.maxDistinctHoldings = maxDistinctHoldings
         self.commission = commission
         self.allowedInstruments = allowedInstruments
         self.maxOrderQuantity = maxOrderQuantity
+        self.maxPositionBasisPoints = maxPositionBasisPoints
+        self.minimumPrice = minimumPrice
+        self.marketHoursOnly = marketHoursOnly
+        self.tradingOpens = tradingOpens
+        self.tradingCloses = tradingCloses
     }
 
     public static let `default` = PortfolioRules()
+
+    private enum CodingKeys: String, CodingKey {
+        case maxDistinctHoldings, commission, allowedInstruments, maxOrderQuantity, maxPositionBasisPoints,
+             minimumPrice, marketHoursOnly, tradingOpens, tradingCloses
+    }
+
+    // Rules stored before a field existed read as that field's default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(maxDistinctHoldings: try c.decodeIfPresent(Int.self, forKey: .maxDistinctHoldings),
+                  commission: try c.decodeIfPresent(Commission.self, forKey: .commission) ?? .free,
+                  allowedInstruments: try c.decodeIfPresent(Set<InstrumentKind>.self, forKey: .allowedInstruments) ?? [.stock, .option],
+                  maxOrderQuantity: try c.decodeIfPresent(Int64.self, forKey: .maxOrderQuantity) ?? 1_000_000,
+                  maxPositionBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .maxPositionBasisPoints),
+                  minimumPrice: try c.decodeIfPresent(Money.self, forKey: .minimumPrice),
+                  marketHoursOnly: try c.decodeIfPresent(Bool.self, forKey: .marketHoursOnly) ?? false,
+                  tradingOpens: try c.decodeIfPresent(Date.self, forKey: .tradingOpens),
+                  tradingCloses: try c.decodeIfPresent(Date.self, forKey: .tradingCloses))
+    }
 }
 
 /// A commission schedule: a flat fee per order plus a rate on the notional, in basis points.
@@ -38,5 +77,24 @@ public struct Commission: Sendable, Hashable, Codable {
     /// The commission on a fill of `notional`, rounded half away from zero to the cent.
     public func amount(on notional: Money) -> Money {
         perOrder + Money(cents: FixedPoint.divideRounded(notional.cents * basisPoints, by: 10_000))
+    }
+}
+
+/// What an order is checked against besides the book and its price: the moment, whether the
+/// exchange is open, and the prices the portfolio's other holdings are valued at (for the
+/// position-size rule; a holding without a price counts at its cost).
+public struct OrderContext: Sendable, Hashable {
+    /// Whether the symbol trades on the portfolio's date (a symbol whose data ended can only be sold).
+    public var trading: Bool
+    public var now: Date?
+    /// Nil when it does not matter (a replay, or a rule that does not ask).
+    public var marketOpen: Bool?
+    public var marks: [Symbol: Price]
+
+    public init(trading: Bool = true, now: Date? = nil, marketOpen: Bool? = nil, marks: [Symbol: Price] = [:]) {
+        self.trading = trading
+        self.now = now
+        self.marketOpen = marketOpen
+        self.marks = marks
     }
 }

@@ -31,10 +31,16 @@ public struct PortfolioRecord: Sendable, Hashable {
     public var rules: PortfolioRules
     public var createdAt: Date
     public var updatedAt: Date
+    /// The league this portfolio plays in; nil for a player's own portfolios.
+    public var leagueID: LeagueID?
+    /// Set when the portfolio was closed (its player left the league): read-only from then on.
+    public var closedAt: Date?
 
     public init(id: PortfolioID, ownerID: UserID, name: String, startingCash: Money, cash: Money, period: Int,
                 version: Int64, clock: PortfolioClock, replay: ReplayInfo? = nil, rules: PortfolioRules,
-                createdAt: Date, updatedAt: Date) {
+                createdAt: Date, updatedAt: Date, leagueID: LeagueID? = nil, closedAt: Date? = nil) {
+        self.leagueID = leagueID
+        self.closedAt = closedAt
         self.id = id
         self.ownerID = ownerID
         self.name = name

@@ -11,7 +11,13 @@ public enum TradingEngine {
     /// - Throws: ``OrderRejection`` naming the first rule the order breaks.
     public static func execute(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
                                trading: Bool) throws(OrderRejection) -> (fill: Fill, book: Book) {
-        if let problem = problems(request, on: book, at: price, rules: rules, trading: trading).first { throw problem }
+        try execute(request, on: book, at: price, rules: rules, context: OrderContext(trading: trading))
+    }
+
+    /// ``execute(_:on:at:rules:trading:)`` with everything the rules may ask about the moment.
+    public static func execute(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
+                               context: OrderContext) throws(OrderRejection) -> (fill: Fill, book: Book) {
+        if let problem = problems(request, on: book, at: price, rules: rules, context: context).first { throw problem }
         let notional = price.notional(quantity: request.quantity)
         let commission = rules.commission.amount(on: notional)
         var book = book

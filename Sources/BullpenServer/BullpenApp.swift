@@ -53,7 +53,7 @@ public enum BullpenApp {
         try checked.register(collection: SystemRoutes())
         let v1 = checked.grouped("api", "v1")
         for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
-                                            AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes()] {
+                                            AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes(), LeagueRoutes()] {
             try v1.register(collection: routes)
         }
         if let marketData {
@@ -62,6 +62,12 @@ public enum BullpenApp {
             app.lifecycle.use(QuoteHubLifecycle(hub: hub))
             if configuration.closingEquityJob {
                 app.lifecycle.use(ClosingEquityLifecycle(job: ClosingEquityJob(store: store, source: marketData, logger: app.logger)))
+            }
+            if configuration.leagueScheduleJob {
+                let leagues = app.bullpen.leagues, logger = app.logger
+                app.lifecycle.use(BackgroundLoop(every: .seconds(30)) {
+                    do { try await leagues.runSchedule() } catch { logger.warning("league schedule failed", metadata: ["error": "\(error)"]) }
+                })
             }
         }
     }

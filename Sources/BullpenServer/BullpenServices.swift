@@ -24,6 +24,9 @@ struct BullpenServices: Sendable {
                          available: marketData != nil)
     }
 
+    /// Leagues and leaderboards.
+    var leagues: LeagueService { LeagueService(store: store, marketData: marketData, time: time) }
+
     /// Historical replay; needs market data.
     func replay() throws -> ReplayService {
         ReplayService(store: store, source: try requireMarketData(), time: time)

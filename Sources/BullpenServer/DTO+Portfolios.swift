@@ -12,6 +12,11 @@ extension RulesDTO {
                   commissionBasisPoints: rules.commission.basisPoints,
                   allowedInstruments: rules.allowedInstruments.map(\.rawValue).sorted(),
                   maxOrderQuantity: rules.maxOrderQuantity)
+        maxPositionPercent = rules.maxPositionBasisPoints.map { Percent(hundredths: $0).decimalString }
+        minimumPrice = rules.minimumPrice?.decimalString
+        marketHoursOnly = rules.marketHoursOnly
+        tradingOpens = rules.tradingOpens
+        tradingCloses = rules.tradingCloses
     }
 }
 
@@ -44,6 +49,8 @@ extension PortfolioDTO {
             dayChange: valuation.dayChange.decimalString, dayChangePercent: valuation.dayChangePercent?.decimalString,
             holdingsCount: valuation.positions.count, marketData: MarketDataDTO(marketData),
             createdAt: portfolio.createdAt, updatedAt: portfolio.updatedAt)
+        leagueId = portfolio.leagueID?.description
+        closedAt = portfolio.closedAt
     }
 }
 
@@ -77,6 +84,7 @@ extension ActivityDTO {
     init(_ entry: JournalEntry) {
         let type = switch entry.kind {
         case .trade: entry.side?.rawValue ?? "trade"
+        case .commission: "commission"
         }
         self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
                   symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta), price: entry.price?.decimalString,

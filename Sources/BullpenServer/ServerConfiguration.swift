@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     /// Whether the server stores live portfolios' closing equity after each session (tests that
     /// call the job themselves turn it off).
     public var closingEquityJob = true
+    /// Whether scheduled replay leagues' clocks move by themselves (tests that move them turn it off).
+    public var leagueScheduleJob = true
     /// Messages a stream client may leave unsent (its socket full) before it is dropped: ten
     /// polls' worth for a client watching the 100 symbols it may.
     public var streamMaxBacklog = 1_000

@@ -40,6 +40,7 @@ struct BatchPlan: Sendable {
     var keys: [IdempotencyRow] = []
     var periods: [PeriodRow] = []
     var snapshots: [EquitySnapshotRow] = []
+    var stats: [EquityStatsRow] = []
     /// Portfolios reset in this batch: their stored positions are deleted before the new ones are written.
     var resets: Set<PortfolioID> = []
     /// The symbols whose position changed, per portfolio (since its reset, if any).
@@ -116,6 +117,7 @@ struct BatchPlan: Sendable {
         let request = priced.request
         if let claim, let earlier = try remembered(claim, owner: owner) { return earlier }
         var portfolio = try portfolio(id, owner: owner)
+        if portfolio.record.closedAt != nil { throw StoreError.portfolioClosed }
         if portfolio.record.replay?.ended == true { throw StoreError.replayEnded }
         // Priced at another date than the one the portfolio stands on now (a replay moved since).
         guard priced.clock == portfolio.record.clock else { throw StoreError.portfolioChanged }
@@ -127,7 +129,7 @@ struct BatchPlan: Sendable {
             clientOrderIDs.insert(key)
         }
         let (fill, book) = try TradingEngine.execute(request, on: portfolio.book, at: priced.price,
-                                                     rules: portfolio.record.rules, trading: priced.trading)
+                                                     rules: portfolio.record.rules, context: priced.context(now: now))
         let orderID = OrderID(ids.makeUUID()), fillID = FillID(ids.makeUUID())
         let sequence = portfolio.journalSequence + 1
         let period = portfolio.record.period
@@ -140,11 +142,8 @@ struct BatchPlan: Sendable {
             priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen, notionalCents: fill.notional.cents,
             commissionCents: fill.commission.cents, realizedPnlCents: fill.realizedPnL.cents,
             cashDeltaCents: fill.cashDelta.cents, createdAt: now, filledAt: now)
-        let entry = JournalEntry(
-            id: JournalEntryID(ids.makeUUID()), portfolioID: id, period: period, sequence: sequence, kind: .trade,
-            symbol: fill.symbol, side: fill.side, quantityDelta: fill.quantityDelta, price: fill.price,
-            cashDelta: fill.cashDelta, commission: fill.commission, realizedPnL: fill.realizedPnL,
-            orderID: orderID, fillID: fillID, priceAsOf: pricing.asOf, createdAt: now)
+        let made = JournalEntry.entries(of: fill, portfolioID: id, period: period, sequence: sequence, orderID: orderID,
+                                        fillID: fillID, priceAsOf: pricing.asOf, createdAt: now, ids: ids)
         orders.append(order)
         fills.append(FillRow(
             id: fillID.uuid, orderId: orderID.uuid, portfolioId: id.uuid, period: period, symbol: fill.symbol.rawValue,
@@ -152,15 +151,15 @@ struct BatchPlan: Sendable {
             priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen,
             notionalCents: fill.notional.cents, commissionCents: fill.commission.cents,
             realizedPnlCents: fill.realizedPnL.cents, createdAt: now))
-        journal.append(JournalRow(entry))
+        journal.append(contentsOf: made.map(JournalRow.init))
 
         portfolio.book = book
         portfolio.record.cash = book.cash
         portfolio.record.version += 1
         portfolio.record.updatedAt = now
         portfolio.realizedPnL += fill.realizedPnL
-        portfolio.journalSequence = sequence
-        entries[id, default: []].append(entry)
+        portfolio.journalSequence = made.last?.sequence ?? sequence
+        entries[id, default: []].append(contentsOf: made)
         portfolios[id] = portfolio
         touched.insert(id)
         positions[id, default: []].insert(fill.symbol)
@@ -198,6 +197,7 @@ struct BatchPlan: Sendable {
     /// Starts the portfolio over if it is still at `version` (the one the caller valued).
     private mutating func reset(_ id: PortfolioID, owner: UserID, version: Int64, endingEquity: Money) throws -> LedgerResult {
         var portfolio = try portfolio(id, owner: owner)
+        if portfolio.record.leagueID != nil { throw StoreError.leaguePortfolio }
         guard portfolio.record.version == version else { throw StoreError.portfolioChanged }
         let record = portfolio.record
         periods.append(PeriodRow(id: ids.makeUUID(), portfolioId: id.uuid, period: record.period,
@@ -229,6 +229,7 @@ struct BatchPlan: Sendable {
     /// Moves a replay's clock if it still stands where the step was computed from.
     private mutating func advance(_ step: ReplayStep, in id: PortfolioID, owner: UserID) throws -> LedgerResult {
         var portfolio = try portfolio(id, owner: owner)
+        if portfolio.record.closedAt != nil { throw StoreError.portfolioClosed }
         guard let replay = portfolio.record.replay else { throw StoreError.notReplay }
         guard !replay.ended else { throw StoreError.replayEnded }
         guard portfolio.record.version == step.version, portfolio.record.clock == .replay(step.from.date) else {
@@ -241,6 +242,7 @@ struct BatchPlan: Sendable {
                                                marketValueCents: snapshot.marketValue.cents,
                                                equityCents: snapshot.equity.cents))
         }
+        if let figures = step.stats { stats.append(EquityStatsRow(portfolio: id.uuid, period: period, stats: figures)) }
         portfolio.record.clock = .replay(step.to.date)
         portfolio.record.version += 1
         portfolio.record.updatedAt = now
@@ -251,6 +253,7 @@ struct BatchPlan: Sendable {
 
     private mutating func endReplay(_ id: PortfolioID, owner: UserID) throws -> LedgerResult {
         var portfolio = try portfolio(id, owner: owner)
+        if portfolio.record.closedAt != nil { throw StoreError.portfolioClosed }
         guard var replay = portfolio.record.replay else { throw StoreError.notReplay }
         guard !replay.ended else { throw StoreError.replayEnded }
         replay.ended = true

@@ -12,13 +12,25 @@ public struct PricedOrder: Sendable {
     public var trading: Bool
     /// The clock it was priced at: the order executes only if the portfolio still stands there.
     public var clock: PortfolioClock
+    /// The prices of the portfolio's other holdings when it was priced, for the rules that value
+    /// the whole portfolio (a position's share of equity); empty when its rules do not ask.
+    public var marks: [Symbol: Price]
 
-    public init(request: OrderRequest, price: Price, pricing: FillPricing, trading: Bool, clock: PortfolioClock = .live) {
+    public init(request: OrderRequest, price: Price, pricing: FillPricing, trading: Bool, clock: PortfolioClock = .live,
+                marks: [Symbol: Price] = [:]) {
         self.request = request
         self.price = price
         self.pricing = pricing
         self.trading = trading
         self.clock = clock
+        self.marks = marks
+    }
+
+    /// What the rules are checked against when the ledger executes it at `now`.
+    func context(now: Date) -> OrderContext {
+        var live = false
+        if case .live = clock { live = true }
+        return OrderContext(trading: trading, now: now, marketOpen: live ? pricing.marketOpen : nil, marks: marks)
     }
 }
 

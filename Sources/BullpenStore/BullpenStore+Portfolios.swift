@@ -88,7 +88,9 @@ extension BullpenStore {
     /// Deletes a portfolio with its orders, positions and journal.
     public func deletePortfolio(_ id: PortfolioID, owner: UserID) async throws {
         try await transaction { db in
-            _ = try await self.portfolioRow(id, owner: owner, on: db)
+            let row = try await self.portfolioRow(id, owner: owner, on: db)
+            // A league portfolio in play is left, not deleted; once closed it may go.
+            if row.leagueId != nil && row.closedAt == nil { throw StoreError.leaguePortfolio }
             try await self.deleteChildren(ofPortfolios: [id.uuid], on: db)
             try await self.sql(db).delete(from: "portfolios").where("id", .equal, id.uuid).run()
         }
@@ -165,13 +167,16 @@ extension BullpenStore {
         public var startedAt: Date
         /// The last day of the period with its closing equity stored.
         public var lastSnapshot: SessionDate?
+        /// When its trading ends (a league's end): sessions after it are not stored, so that the
+        /// final standings stay as they were.
+        public var tradingCloses: Date?
     }
 
     /// Every live portfolio, with when its period began and its last stored closing equity: one
     /// query, so that the job reads journals only for portfolios with sessions to store.
     public func livePortfolios() async throws -> [LivePortfolio] {
         try await sql(db).raw("""
-            SELECT "p"."id", "p"."user_id", "p"."period", "p"."created_at",
+            SELECT "p"."id", "p"."user_id", "p"."period", "p"."created_at", "p"."rules",
                 (SELECT "pp"."ended_at" FROM "portfolio_periods" AS "pp"
                  WHERE "pp"."portfolio_id" = "p"."id" AND "pp"."period" = "p"."period" - 1) AS "started_at",
                 (SELECT MAX("s"."date") FROM "equity_snapshots" AS "s"
@@ -183,7 +188,9 @@ extension BullpenStore {
                               period: try row.decode(column: "period", as: Int.self),
                               startedAt: try row.decode(column: "started_at", as: Date?.self)
                                   ?? row.decode(column: "created_at", as: Date.self),
-                              lastSnapshot: try row.decode(column: "last_snapshot", as: String?.self).flatMap { SessionDate(iso: $0) })
+                              lastSnapshot: try row.decode(column: "last_snapshot", as: String?.self).flatMap { SessionDate(iso: $0) },
+                              tradingCloses: try? JSONDecoder().decode(PortfolioRules.self,
+                                                                       from: Data(row.decode(column: "rules", as: String.self).utf8)).tradingCloses)
             }
     }
 
@@ -198,12 +205,26 @@ extension BullpenStore {
         }
         try await transaction { db in
             // Only while the portfolio is still in that period (a reset meanwhile makes them moot).
-            guard try await self.sql(db).select().column("id").from("portfolios").where("id", .equal, id.uuid)
-                .where("period", .equal, period).first() != nil else { return }
+            guard let row = try await self.sql(db).select().column("starting_cash_cents").from("portfolios")
+                .where("id", .equal, id.uuid).where("period", .equal, period).first() else { return }
             try await self.sql(db).insert(into: "equity_snapshots").models(rows, with: Self.rowEncoder)
                 .onConflict(with: ["portfolio_id", "period", "date"]) { update in
                     update.set(excludedValueOf: "cash_cents").set(excludedValueOf: "market_value_cents")
                         .set(excludedValueOf: "equity_cents")
+                }.run()
+            // The leaderboard's figures fold in the sessions after the last one folded.
+            let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self))
+            var stats = try await self.equityStats(of: id.uuid, period: period, startingCash: startingCash, on: db)
+            let before = stats.sessions
+            stats.add(snapshots)
+            guard stats.sessions > before else { return }
+            try await self.sql(db).insert(into: "equity_stats")
+                .model(EquityStatsRow(portfolio: id.uuid, period: period, stats: stats), with: Self.rowEncoder)
+                .onConflict(with: ["portfolio_id", "period"]) { update in
+                    var update = update
+                    for column in ["through", "sessions", "last_cents", "previous_cents", "peak_cents", "max_drawdown",
+                                   "sum_returns", "sum_squares"] { update = update.set(excludedValueOf: column) }
+                    return update
                 }.run()
         }
     }
@@ -213,11 +234,42 @@ extension BullpenStore {
     /// - Throws: ``StoreError/portfolioChanged`` when it moved meanwhile, ``StoreError/replayEnded``,
     ///   ``StoreError/notReplay``.
     public func advanceReplay(_ id: PortfolioID, owner: UserID, version: Int64, from: SessionDate, to: SessionDate,
-                              snapshots: [EquitySnapshot]) async throws -> PortfolioRecord {
-        let command = LedgerCommand.advance(ReplayStep(version: version, from: from, to: to, snapshots: snapshots),
+                              snapshots: [EquitySnapshot], stats: EquityStats? = nil) async throws -> PortfolioRecord {
+        let command = LedgerCommand.advance(ReplayStep(version: version, from: from, to: to, snapshots: snapshots, stats: stats),
                                             portfolio: id, owner: owner)
         guard case .advanced(let record) = try await ledger.submit(command, store: self) else { throw StoreError.unavailable }
         return record
+    }
+
+    /// One portfolio's move in a league's advance.
+    public struct ReplayMove: Sendable {
+        public var portfolio: PortfolioID
+        public var owner: UserID
+        public var version: Int64
+        public var from: SessionDate
+        public var to: SessionDate
+        public var snapshots: [EquitySnapshot]
+        public var stats: EquityStats
+        public init(portfolio: PortfolioID, owner: UserID, version: Int64, from: SessionDate, to: SessionDate,
+                    snapshots: [EquitySnapshot], stats: EquityStats) {
+            self.portfolio = portfolio; self.owner = owner; self.version = version; self.from = from; self.to = to
+            self.snapshots = snapshots; self.stats = stats
+        }
+    }
+
+    /// Moves many replay portfolios together (a league's members): submitted to the ledger at
+    /// once, so that they go in as few batches as its size allows. Each answers for itself.
+    public func advanceReplays(_ moves: [ReplayMove]) async -> [Result<PortfolioRecord, any Error>] {
+        let commands = moves.map { move in
+            LedgerCommand.advance(ReplayStep(version: move.version, from: move.from, to: move.to, snapshots: move.snapshots,
+                                             stats: move.stats), portfolio: move.portfolio, owner: move.owner)
+        }
+        return await ledger.submit(commands, store: self).map { result in
+            result.flatMap { outcome in
+                guard case .advanced(let record) = outcome else { return .failure(StoreError.unavailable) }
+                return .success(record)
+            }
+        }
     }
 
     /// Ends a replay: nothing more is traded or advanced, and its report is final.

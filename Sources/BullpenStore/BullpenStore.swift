@@ -270,7 +270,7 @@ public final class BullpenStore: Sendable {
         return false
     }
 
-    static func isConstraintFailure(_ error: any Error) -> Bool {
+    public static func isConstraintFailure(_ error: any Error) -> Bool {
         if let error = error as? SQLiteWriteError { return error.isConstraintFailure }
         return (error as? any DatabaseError)?.isConstraintFailure ?? false
     }

@@ -25,6 +25,8 @@ struct ReplayStep: Sendable {
     var to: SessionDate
     /// The equity at the close of `from` and of each session through `to`.
     var snapshots: [EquitySnapshot]
+    /// The period's folded daily figures with `snapshots` added (for leaderboards).
+    var stats: EquityStats?
 }
 
 /// What became of a ledger command.

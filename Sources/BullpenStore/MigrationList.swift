@@ -6,5 +6,6 @@ extension Migrations {
     static let all: [any Migration] = bullpen + [
         M0008_AddIdempotencyOrderID(),
         M0009_AddReplay(),
+        M0010_AddLeagues(),
     ]
 }

@@ -122,6 +122,9 @@ struct BatchStatement: PostgresPreparedStatement {
         ), "new_snapshots" AS (
             INSERT INTO "equity_snapshots" SELECT * FROM jsonb_populate_recordset(NULL::"equity_snapshots", $9::jsonb)
             \(EquitySnapshotRow.upsert)
+        ), "new_stats" AS (
+            INSERT INTO "equity_stats" SELECT * FROM jsonb_populate_recordset(NULL::"equity_stats", $12::jsonb)
+            \(EquityStatsRow.upsert)
         ), "held" AS (
             SELECT * FROM jsonb_populate_recordset(NULL::"positions", $7::jsonb)
         ), "emptied" AS (
@@ -138,7 +141,7 @@ struct BatchStatement: PostgresPreparedStatement {
         """
 
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .text, .text, .text, .text,
-                                                        .uuidArray, .int8]
+                                                        .uuidArray, .int8, .text]
 
     /// The failure the statement raises on purpose when a portfolio's version moved.
     static func isConflict(_ error: PSQLError) -> Bool {
@@ -180,16 +183,17 @@ struct BatchStatement: PostgresPreparedStatement {
         values = [try RowValues.json(portfolios), try RowValues.json(plan.periods), try RowValues.json(plan.orders),
                   try RowValues.json(plan.fills), try RowValues.json(plan.journal), try RowValues.json(plan.keys),
                   try RowValues.json(held), try RowValues.json(emptied.map { PositionKey(portfolioId: $0.portfolio, symbol: $0.symbol) }),
-                  try RowValues.json(plan.snapshots)]
+                  try RowValues.json(plan.snapshots), try RowValues.json(plan.stats)]
         resets = plan.resets.map(\.uuid).sorted()
         updates = portfolios.count
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 11)
-        for value in values { bindings.append(value) }
+        var bindings = PostgresBindings(capacity: 12)
+        for value in values.prefix(9) { bindings.append(value) }
         bindings.append(resets)
         bindings.append(Int64(updates))
+        bindings.append(values[9])
         return bindings
     }
 

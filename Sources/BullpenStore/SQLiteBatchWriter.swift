@@ -116,6 +116,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         try insert(plan.journal, into: "journal_entries")
         try insert(plan.keys, into: "idempotency_keys")
         try insert(plan.snapshots, into: "equity_snapshots", suffix: " " + EquitySnapshotRow.upsert)
+        try insert(plan.stats, into: "equity_stats", suffix: " " + EquityStatsRow.upsert)
         if !plan.resets.isEmpty {
             let clear = try statement(#"DELETE FROM "positions" WHERE "portfolio_id" = ?1"#)
             for id in plan.resets { try run(clear, [.uuid(id.uuid)]) }

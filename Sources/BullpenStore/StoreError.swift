@@ -27,6 +27,19 @@ public enum StoreError: Error, Sendable, Hashable {
     case replayEnded
     /// Only a replay portfolio's clock can move.
     case notReplay
+    /// The portfolio was closed (its player left a league, was removed, or the league was deleted): read-only.
+    case portfolioClosed
+    case leagueStarted
+    case alreadyMember
+    case kickedFromLeague
+    case lateJoinClosed
+    case ownerMustStay
+    case notLeagueOwner
+    case invalidJoinCode
+    case leagueClock
+    case leaguePortfolio
+    case leagueOver
+    case notMember
 
     public var code: String {
         switch self {
@@ -48,6 +61,18 @@ public enum StoreError: Error, Sendable, Hashable {
         case .unavailable: "database_unavailable"
         case .replayEnded: "replay_ended"
         case .notReplay: "not_replay"
+        case .portfolioClosed: "portfolio_closed"
+        case .leagueStarted: "league_started"
+        case .alreadyMember: "already_member"
+        case .kickedFromLeague: "kicked_from_league"
+        case .lateJoinClosed: "late_join_closed"
+        case .ownerMustStay: "owner_must_stay"
+        case .notLeagueOwner: "not_league_owner"
+        case .invalidJoinCode: "invalid_join_code"
+        case .leagueClock: "league_clock"
+        case .leaguePortfolio: "league_portfolio"
+        case .leagueOver: "league_ended"
+        case .notMember: "not_member"
         }
     }
 
@@ -71,6 +96,18 @@ public enum StoreError: Error, Sendable, Hashable {
         case .unavailable: "The database is not reachable right now."
         case .replayEnded: "This replay has ended: see its report, or reset the portfolio to play it again from the start."
         case .notReplay: "This portfolio follows the live market; only replay portfolios can move through time."
+        case .portfolioClosed: "This portfolio is closed (its league is over for you): it is kept read-only in your history."
+        case .leagueStarted: "The league has started: its rules, cash, clock and dates are fixed now. Name and description can still change."
+        case .alreadyMember: "You are already a member of this league."
+        case .kickedFromLeague: "The owner removed you from this league; you can rejoin only once they allow it."
+        case .lateJoinClosed: "This league has started and does not take late joiners."
+        case .ownerMustStay: "The owner cannot leave the league: hand it over to another member first, or delete the league."
+        case .notLeagueOwner: "Only the league's owner can do this."
+        case .invalidJoinCode: "No league has this code. Codes are 8 letters and digits; ask the owner for a new one if it was regenerated."
+        case .leagueClock: "This portfolio plays on its league's clock: only the league's owner (or its schedule) moves it."
+        case .leaguePortfolio: "A league portfolio cannot be reset or deleted: leave the league instead, and it is kept read-only."
+        case .leagueOver: "The league has ended: its standings are final."
+        case .notMember: "That player is not a member of this league."
         }
     }
 }

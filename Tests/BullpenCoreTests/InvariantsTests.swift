@@ -15,14 +15,16 @@ struct InvariantsTests {
         var journal: [JournalEntry] = []
         var fills: [Fill] = []
         let ids = SequentialIDSource()
-        for (index, (request, price)) in orders.enumerated() {
+        var sequence: Int64 = 1
+        for (request, price) in orders {
             let (fill, after) = try TradingEngine.execute(request, on: book, at: Price(parsing: price)!, rules: rules, trading: true)
             book = after
             fills.append(fill)
-            journal.append(JournalEntry(id: ids.make(), portfolioID: portfolio, period: 1, sequence: Int64(index + 1),
-                                        kind: .trade, symbol: fill.symbol, side: fill.side, quantityDelta: fill.quantityDelta,
-                                        price: fill.price, cashDelta: fill.cashDelta, commission: fill.commission,
-                                        realizedPnL: fill.realizedPnL, orderID: nil, fillID: nil, priceAsOf: nil, createdAt: when))
+            // As the store journals it: the trade, then its commission as an entry of its own.
+            let entries = JournalEntry.entries(of: fill, portfolioID: portfolio, period: 1, sequence: sequence, orderID: nil,
+                                               fillID: nil, priceAsOf: nil, createdAt: when, ids: ids)
+            journal += entries
+            sequence += Int64(entries.count)
         }
         return Invariants.Snapshot(startingCash: book.startingCash, cash: book.cash,
                                    positions: Array(book.positions.values), journal: journal, fills: fills,
@@ -38,6 +40,11 @@ struct InvariantsTests {
             (OrderRequest(symbol: msft, side: .sell, quantity: 1), "80.5"),
         ], rules: rules)
         #expect(Invariants.check(snapshot).isEmpty)
+        // Each commission is a cash entry of its own: four trades, four commission entries.
+        let commissions = snapshot.journal.filter { $0.kind == .commission }
+        #expect(commissions.count == 4 && snapshot.journal.count == 8)
+        #expect(commissions.reduce(Money.zero) { $0 + $1.cashDelta } == -snapshot.fills.reduce(Money.zero) { $0 + $1.commission })
+        #expect(snapshot.journal.filter { $0.kind == .trade }.allSatisfy { $0.cashDelta.cents.magnitude == $0.fill!.notional.cents.magnitude })
     }
 
     @Test func cashThatDoesNotMatchTheJournalIsReported() throws {

@@ -159,8 +159,11 @@ struct LedgerTests {
             let start = SessionDate(year: 2009, month: 3, day: 2), next = SessionDate(year: 2009, month: 3, day: 3)
             let replay = try await store.createPortfolio(owner: user.id, name: "Replay", startingCash: Money(dollars: 100),
                                                          replay: ReplayInfo(start: start))
+            let snapshot = EquitySnapshot(date: next, cash: Money(dollars: 100), marketValue: .zero)
+            var stats = EquityStats(startingCash: Money(dollars: 100))
+            stats.add([snapshot])
             _ = try await store.advanceReplay(replay.id, owner: user.id, version: replay.version, from: start, to: next,
-                                              snapshots: [EquitySnapshot(date: next, cash: Money(dollars: 100), marketValue: .zero)])
+                                              snapshots: [snapshot], stats: stats)
             let results = await store.ledger.submit(
                 [Self.order(.buy, 3, "KO", at: "50.25", in: main.id, owner: user.id, clientOrderID: "c-1", key: "k-1")],
                 store: store)
@@ -198,6 +201,7 @@ struct LedgerTests {
                 ("idempotency_keys", try await rowColumns("idempotency_keys", IdempotencyRow.self)),
                 ("positions", try await rowColumns("positions", PositionRow.self)),
                 ("equity_snapshots", try await rowColumns("equity_snapshots", EquitySnapshotRow.self)),
+                ("equity_stats", try await rowColumns("equity_stats", EquityStatsRow.self)),
             ]
             // Every table the statement reads from JSON is checked here.
             let populated = BatchStatement.sql.matches(of: /jsonb_populate_recordset\(NULL::"(\w+)"/).map { String($0.output.1) }

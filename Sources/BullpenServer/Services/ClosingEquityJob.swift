@@ -23,6 +23,8 @@ struct ClosingEquityJob: Sendable {
         let calendar = TradingCalendar()
         var stored = 0
         for portfolio in try await store.livePortfolios() {
+            var last = last
+            if let closes = portfolio.tradingCloses { last = min(last, Self.lastSession(closedBy: closes, calendar: calendar)) }
             let start = TradingCalendar.sessionDate(at: portfolio.startedAt)
             let first = portfolio.lastSnapshot.map { max(start, $0.adding(days: 1)) } ?? start
             guard first <= last else { continue }
@@ -47,6 +49,13 @@ struct ClosingEquityJob: Sendable {
             }
         }
         return stored
+    }
+
+    /// The last session whose close came at or before `instant`.
+    static func lastSession(closedBy instant: Date, calendar: TradingCalendar) -> SessionDate {
+        var day = calendar.tradingDay(onOrBefore: TradingCalendar.sessionDate(at: instant))
+        if let close = calendar.sessionBounds(on: day)?.close, close > instant { day = calendar.previousTradingDay(before: day) }
+        return day
     }
 
     /// Runs now, then a few minutes after each session's close, until cancelled.
@@ -75,6 +84,37 @@ final class ClosingEquityLifecycle: LifecycleHandler, Sendable {
     func didBootAsync(_ application: Application) async throws {
         let job = job
         task.withLock { $0 = Task { await job.run() } }
+    }
+
+    func shutdownAsync(_ application: Application) async {
+        let running = task.withLock { task -> Task<Void, Never>? in defer { task = nil }; return task }
+        guard let running else { return }
+        running.cancel()
+        await running.value
+    }
+}
+
+/// Runs `work` now and then every `interval` while the application runs (scheduled league clocks).
+final class BackgroundLoop: LifecycleHandler, Sendable {
+    let interval: Duration
+    let work: @Sendable () async -> Void
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(every interval: Duration, _ work: @escaping @Sendable () async -> Void) {
+        self.interval = interval
+        self.work = work
+    }
+
+    func didBootAsync(_ application: Application) async throws {
+        let interval = interval, work = work
+        task.withLock {
+            $0 = Task {
+                while !Task.isCancelled {
+                    await work()
+                    try? await Task.sleep(for: interval)
+                }
+            }
+        }
     }
 
     func shutdownAsync(_ application: Application) async {

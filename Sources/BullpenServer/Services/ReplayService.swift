@@ -140,6 +140,7 @@ struct ReplayService: Sendable {
             guard let replay = state.portfolio.replay, case .replay(let date) = state.portfolio.clock else {
                 throw StoreError.notReplay
             }
+            guard state.portfolio.leagueID == nil else { throw StoreError.leagueClock }
             guard !replay.ended else { throw StoreError.replayEnded }
             let from = SessionDate(date)
             guard from < range.upperBound else {
@@ -171,9 +172,11 @@ struct ReplayService: Sendable {
                 closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
             }
             let snapshots = ReplayAdvance.snapshots(book: state.book, from: from, days: passed, startPrices: before, closes: closes)
+            var stats = try await store.equityStats(of: id, period: state.portfolio.period, startingCash: state.portfolio.startingCash)
+            stats.add(snapshots)
             do {
                 _ = try await store.advanceReplay(id, owner: owner, version: state.portfolio.version, from: from, to: to,
-                                                  snapshots: snapshots)
+                                                  snapshots: snapshots, stats: stats)
             } catch StoreError.portfolioChanged {
                 continue
             }
@@ -204,6 +207,7 @@ struct ReplayService: Sendable {
     // MARK: Ending and the report
 
     func end(_ id: PortfolioID, owner: UserID) async throws {
+        if try await store.portfolioForPricing(id, owner: owner).leagueID != nil { throw StoreError.leagueClock }
         _ = try await store.endReplay(id, owner: owner)
     }
 

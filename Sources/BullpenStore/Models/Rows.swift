@@ -50,6 +50,8 @@ struct PortfolioRow: Codable, Sendable {
     var updatedAt: Date
     /// ``ReplayInfo`` as JSON; nil for live portfolios.
     var replay: String?
+    var leagueId: UUID?
+    var closedAt: Date?
 
     func record() throws -> PortfolioRecord {
         PortfolioRecord(
@@ -60,7 +62,7 @@ struct PortfolioRow: Codable, Sendable {
                 try StoreError.decoding("portfolios", id) { try JSONDecoder().decode(ReplayInfo.self, from: Data(text.utf8)) }
             },
             rules: try StoreError.decoding("portfolios", id) { try JSONDecoder().decode(PortfolioRules.self, from: Data(rules.utf8)) },
-            createdAt: createdAt, updatedAt: updatedAt)
+            createdAt: createdAt, updatedAt: updatedAt, leagueID: leagueId.map(LeagueID.init), closedAt: closedAt)
     }
 
     static func encodeClock(_ clock: PortfolioClock) -> String {
@@ -83,7 +85,7 @@ struct PortfolioRow: Codable, Sendable {
     static func encodeReplay(_ replay: ReplayInfo?) throws -> String? { try replay.map(json) }
 
     /// The JSON text a column keeps: keys sorted, so equal values store equal text.
-    private static func json(_ value: some Encodable) throws -> String {
+    static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -1,0 +1,553 @@
+import BullpenCore
+import FluentKit
+import FluentSQL
+import Foundation
+
+struct LeagueRow: Codable, Sendable {
+    var id: UUID
+    var ownerId: UUID
+    var name: String
+    var nameKey: String
+    var description: String
+    var visibility: String
+    var code: String
+    var startingCashCents: Int64
+    var clock: String
+    var rules: String
+    var settings: String
+    var defaultMetric: String
+    var startsAt: Date
+    var endsAt: Date?
+    var replayStart: String?
+    var replayDate: String?
+    var nextAdvanceAt: Date?
+    var createdAt: Date
+    var updatedAt: Date
+    var deletedAt: Date?
+    var version: Int64
+
+    init(_ league: LeagueRecord) throws {
+        id = league.id.uuid
+        ownerId = league.ownerID.uuid
+        name = league.name
+        nameKey = league.name.lowercased()
+        description = league.description
+        visibility = league.visibility.rawValue
+        code = league.code
+        startingCashCents = league.startingCash.cents
+        clock = try PortfolioRow.json(league.clock)
+        rules = try PortfolioRow.json(league.rules)
+        settings = try PortfolioRow.json(league.settings)
+        defaultMetric = league.defaultMetric.rawValue
+        startsAt = league.startsAt
+        endsAt = league.endsAt
+        replayStart = league.replayStart?.description
+        replayDate = league.replayDate?.description
+        nextAdvanceAt = league.nextAdvanceAt
+        createdAt = league.createdAt
+        updatedAt = league.updatedAt
+        deletedAt = nil
+        version = league.version
+    }
+
+    func record() throws -> LeagueRecord {
+        func field<T>(_ value: () throws -> T?) throws -> T { try StoreError.decoding("leagues", id, value) }
+        func json<T: Decodable>(_ text: String, as type: T.Type) throws -> T {
+            try field { try JSONDecoder().decode(T.self, from: Data(text.utf8)) }
+        }
+        return LeagueRecord(
+            id: LeagueID(id), ownerID: UserID(ownerId), name: name, description: description,
+            visibility: try field { LeagueVisibility(rawValue: visibility) }, code: code,
+            startingCash: Money(cents: startingCashCents), clock: try json(clock, as: LeagueClock.self),
+            rules: try json(rules, as: PortfolioRules.self), settings: try json(settings, as: LeagueSettings.self),
+            defaultMetric: try field { Leaderboard.Metric(rawValue: defaultMetric) }, startsAt: startsAt, endsAt: endsAt,
+            replayStart: try replayStart.map { text in try field { SessionDate(iso: text) } },
+            replayDate: try replayDate.map { text in try field { SessionDate(iso: text) } },
+            nextAdvanceAt: nextAdvanceAt, createdAt: createdAt, updatedAt: updatedAt, version: version)
+    }
+}
+
+struct LeagueMemberRow: Codable, Sendable {
+    var id: UUID
+    var leagueId: UUID
+    var userId: UUID
+    var portfolioId: UUID?
+    var status: String
+    var mayRejoin: Bool
+    var joinedAt: Date
+    var leftAt: Date?
+}
+
+/// A portfolio period's folded daily figures (``EquityStats``); exactly the table's columns.
+struct EquityStatsRow: Codable, Sendable {
+    var portfolioId: UUID
+    var period: Int
+    var through: String
+    var sessions: Int
+    var lastCents: Int64
+    var previousCents: Int64
+    var peakCents: Int64
+    var maxDrawdown: Int64
+    var sumReturns: Double
+    var sumSquares: Double
+
+    init(portfolio: UUID, period: Int, stats: EquityStats) {
+        portfolioId = portfolio
+        self.period = period
+        through = stats.through?.description ?? ""
+        sessions = stats.sessions
+        lastCents = stats.last.cents
+        previousCents = stats.previous.cents
+        peakCents = stats.peak.cents
+        maxDrawdown = stats.maxDrawdown
+        sumReturns = stats.sumReturns
+        sumSquares = stats.sumSquares
+    }
+
+    /// How both batch writers write a period's figures that exist already: the new ones win.
+    static let upsert = #"ON CONFLICT ("portfolio_id", "period") DO UPDATE SET "through" = "excluded"."through", "sessions" = "excluded"."sessions", "last_cents" = "excluded"."last_cents", "previous_cents" = "excluded"."previous_cents", "peak_cents" = "excluded"."peak_cents", "max_drawdown" = "excluded"."max_drawdown", "sum_returns" = "excluded"."sum_returns", "sum_squares" = "excluded"."sum_squares""#
+
+    static func stats(startingCash: Money, through: String?, sessions: Int?, last: Int64?, previous: Int64?, peak: Int64?,
+                      maxDrawdown: Int64?, sumReturns: Double?, sumSquares: Double?) -> EquityStats {
+        var stats = EquityStats(startingCash: startingCash)
+        guard let through, let date = SessionDate(iso: through), let sessions, let last, let previous, let peak,
+              let maxDrawdown, let sumReturns, let sumSquares else { return stats }
+        stats.through = date
+        stats.sessions = sessions
+        stats.last = Money(cents: last)
+        stats.previous = Money(cents: previous)
+        stats.peak = Money(cents: peak)
+        stats.maxDrawdown = maxDrawdown
+        stats.sumReturns = sumReturns
+        stats.sumSquares = sumSquares
+        return stats
+    }
+}
+
+/// What a leaderboard needs of one portfolio: its owner, cash and holdings, folded daily figures
+/// and number of trades. Read in two queries for a whole league.
+public struct StandingInput: Sendable {
+    public var portfolio: PortfolioID
+    public var player: UserID
+    public var username: String
+    public var portfolioName: String
+    public var joinedAt: Date
+    public var createdAt: Date
+    public var startingCash: Money
+    public var cash: Money
+    public var holdings: [Symbol: Int64]
+    /// Each holding's cost, for one without a price.
+    public var costs: [Symbol: Money]
+    /// A replay portfolio's first session.
+    public var replayStart: SessionDate?
+    public var stats: EquityStats
+    public var trades: Int
+}
+
+extension BullpenStore {
+    // MARK: Leagues
+
+    /// Creates a league with its owner as its first member, playing in a portfolio of the
+    /// league's. A code already taken (one chance in 10^11) is drawn again.
+    public func createLeague(_ league: LeagueRecord, newCode: @Sendable () -> String) async throws -> (LeagueRecord, PortfolioRecord) {
+        var league = league
+        for attempt in 1...5 {
+            do {
+                let row = try LeagueRow(league), attempt = league
+                let portfolio = try await transaction { db in
+                    try await self.sql(db).insert(into: "leagues").model(row, with: Self.rowEncoder).run()
+                    return try await self.addMember(attempt.ownerID, to: attempt, on: db)
+                }
+                await ledger.dropOwner(league.ownerID)
+                return (league, portfolio)
+            } catch where Self.isConstraintFailure(error) && attempt < 5 {
+                league.code = newCode()
+            }
+        }
+        throw StoreError.contention
+    }
+
+    /// The league `id` (not deleted).
+    public func league(_ id: LeagueID) async throws -> LeagueRecord {
+        guard let row = try await sql(db).select().column("*").from("leagues").where("id", .equal, id.uuid)
+            .where("deleted_at", .is, SQLLiteral.null).first(decoding: LeagueRow.self, with: Self.rowDecoder)
+        else { throw StoreError.notFound("League") }
+        return try row.record()
+    }
+
+    public func league(code: String) async throws -> LeagueRecord {
+        guard let row = try await sql(db).select().column("*").from("leagues").where("code", .equal, code)
+            .where("deleted_at", .is, SQLLiteral.null).first(decoding: LeagueRow.self, with: Self.rowDecoder)
+        else { throw StoreError.invalidJoinCode }
+        return try row.record()
+    }
+
+    /// Every member the league ever had (active, left, removed), by join date.
+    public func members(of league: LeagueID) async throws -> [LeagueMember] {
+        try await sql(db).raw("""
+            SELECT "m"."user_id", "u"."username", "m"."portfolio_id", "m"."status", "m"."may_rejoin", "m"."joined_at",
+                   "m"."left_at"
+            FROM "league_members" AS "m" JOIN "users" AS "u" ON "u"."id" = "m"."user_id"
+            WHERE "m"."league_id" = \(bind: league.uuid) ORDER BY "m"."joined_at", "u"."username"
+            """).all().map(Self.member)
+    }
+
+    /// The caller's place in a league, if they ever joined it.
+    public func membership(of user: UserID, in league: LeagueID) async throws -> LeagueMember? {
+        try await sql(db).raw("""
+            SELECT "m"."user_id", "u"."username", "m"."portfolio_id", "m"."status", "m"."may_rejoin", "m"."joined_at",
+                   "m"."left_at"
+            FROM "league_members" AS "m" JOIN "users" AS "u" ON "u"."id" = "m"."user_id"
+            WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."user_id" = \(bind: user.uuid)
+            """).first().map(Self.member)
+    }
+
+    private static func member(_ row: any SQLRow) throws -> LeagueMember {
+        let user = try row.decode(column: "user_id", as: UUID.self)
+        let status = try row.decode(column: "status", as: String.self)
+        return LeagueMember(
+            userID: UserID(user), username: try row.decode(column: "username", as: String.self),
+            portfolioID: try row.decode(column: "portfolio_id", as: UUID?.self).map(PortfolioID.init),
+            status: try StoreError.decoding("league_members", user) { LeagueMember.Status(rawValue: status) },
+            mayRejoin: try row.decode(column: "may_rejoin", as: Bool.self),
+            joinedAt: try row.decode(column: "joined_at", as: Date.self),
+            leftAt: try row.decode(column: "left_at", as: Date?.self))
+    }
+
+    /// The leagues `user` plays in now, newest first.
+    public func leagues(of user: UserID) async throws -> [LeagueRecord] {
+        try await sql(db).raw("""
+            SELECT "l".* FROM "leagues" AS "l" JOIN "league_members" AS "m" ON "m"."league_id" = "l"."id"
+            WHERE "m"."user_id" = \(bind: user.uuid) AND "m"."status" = 'active' AND "l"."deleted_at" IS NULL
+            ORDER BY "l"."created_at" DESC, "l"."id"
+            """).all(decoding: LeagueRow.self, with: Self.rowDecoder).map { try $0.record() }
+    }
+
+    /// Public leagues whose name contains `search`, by name, `limit` from `offset`, with their
+    /// number of active members.
+    public func publicLeagues(search: String?, offset: Int, limit: Int) async throws -> [(LeagueRecord, Int)] {
+        let pattern = "%" + (search ?? "").lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        let rows = try await sql(db).raw("""
+            SELECT "l".*, (SELECT COUNT(*) FROM "league_members" AS "m"
+                           WHERE "m"."league_id" = "l"."id" AND "m"."status" = 'active') AS "member_count"
+            FROM "leagues" AS "l"
+            WHERE "l"."visibility" = 'public' AND "l"."deleted_at" IS NULL AND "l"."name_key" LIKE \(bind: pattern) ESCAPE '\\'
+            ORDER BY "l"."name_key", "l"."id" LIMIT \(bind: limit) OFFSET \(bind: offset)
+            """).all()
+        return try rows.map { row in
+            (try row.decode(model: LeagueRow.self, keyDecodingStrategy: .convertFromSnakeCase).record(),
+             try row.decode(column: "member_count", as: Int.self))
+        }
+    }
+
+    /// The number of active members of each league.
+    public func memberCounts(_ leagues: [LeagueID]) async throws -> [LeagueID: Int] {
+        guard !leagues.isEmpty else { return [:] }
+        let rows = try await sql(db).select().column("league_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from("league_members").where("league_id", .in, leagues.map(\.uuid)).where("status", .equal, "active")
+            .groupBy("league_id").all()
+        var counts: [LeagueID: Int] = [:]
+        for row in rows {
+            counts[LeagueID(try row.decode(column: "league_id", as: UUID.self))] = try row.decode(column: "n", as: Int.self)
+        }
+        return counts
+    }
+
+    /// Saves a league's changed fields if it is still at `league.version - 1`'s successor: the
+    /// caller passes the record it read, changed; the version moves by one.
+    /// - Throws: ``StoreError/portfolioChanged`` when someone changed it meanwhile.
+    @discardableResult
+    public func updateLeague(_ league: LeagueRecord) async throws -> LeagueRecord {
+        var saved = league
+        saved.version += 1
+        saved.updatedAt = time.now()
+        let row = try LeagueRow(saved)
+        try await transaction { db in
+            let changed = try await self.sql(db).raw("""
+                UPDATE "leagues" SET "name" = \(bind: row.name), "name_key" = \(bind: row.nameKey),
+                    "description" = \(bind: row.description), "visibility" = \(bind: row.visibility), "code" = \(bind: row.code),
+                    "starting_cash_cents" = \(bind: row.startingCashCents), "clock" = \(bind: row.clock),
+                    "rules" = \(bind: row.rules), "settings" = \(bind: row.settings), "default_metric" = \(bind: row.defaultMetric),
+                    "starts_at" = \(bind: row.startsAt), "ends_at" = \(bind: row.endsAt), "replay_start" = \(bind: row.replayStart),
+                    "replay_date" = \(bind: row.replayDate), "next_advance_at" = \(bind: row.nextAdvanceAt),
+                    "owner_id" = \(bind: row.ownerId), "updated_at" = \(bind: row.updatedAt), "version" = \(bind: row.version)
+                WHERE "id" = \(bind: row.id) AND "version" = \(bind: league.version) AND "deleted_at" IS NULL
+                RETURNING "id"
+                """).all()
+            guard !changed.isEmpty else { throw StoreError.portfolioChanged }
+        }
+        return saved
+    }
+
+    /// Adds `user` to the league with a new portfolio of the league's (a player who left, or was
+    /// removed and let back in, gets a fresh one; the old one stays closed in their history).
+    /// - Throws: ``StoreError/alreadyMember``, ``StoreError/kickedFromLeague``.
+    public func join(_ user: UserID, league: LeagueRecord) async throws -> PortfolioRecord {
+        let portfolio = try await transaction(retryConstraintFailures: true) { db in
+            try await self.addMember(user, to: league, on: db)
+        }
+        await ledger.dropOwner(user)
+        return portfolio
+    }
+
+    private func addMember(_ user: UserID, to league: LeagueRecord, on db: any Database) async throws -> PortfolioRecord {
+        let sql = sql(db)
+        let existing = try await sql.select().column("*").from("league_members").where("league_id", .equal, league.id.uuid)
+            .where("user_id", .equal, user.uuid).first(decoding: LeagueMemberRow.self, with: Self.rowDecoder)
+        if let existing {
+            if existing.status == LeagueMember.Status.active.rawValue { throw StoreError.alreadyMember }
+            if existing.status == LeagueMember.Status.kicked.rawValue && !existing.mayRejoin { throw StoreError.kickedFromLeague }
+        }
+        let count = try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("portfolios")
+            .where("user_id", .equal, user.uuid).first()?.decode(column: "n", as: Int.self) ?? 0
+        guard count < Self.maxPortfoliosPerUser else { throw StoreError.tooManyPortfolios(limit: Self.maxPortfoliosPerUser) }
+        let taken = Set(try await sql.select().column("name_key").from("portfolios").where("user_id", .equal, user.uuid)
+            .all().map { try $0.decode(column: "name_key", as: String.self) })
+        var name = league.name, n = 1
+        while taken.contains(name.lowercased()) {
+            n += 1
+            name = "\(league.name) (\(n))"
+        }
+        let now = time.now()
+        var replay: ReplayInfo?
+        if let date = league.replayDate { replay = ReplayInfo(start: date, scenario: nil, holdings: [:]) }
+        var row = try newPortfolioRow(owner: user.uuid, name: name, startingCash: league.startingCash,
+                                      rules: league.portfolioRules, replay: replay, now: now)
+        row.leagueId = league.id.uuid
+        try await sql.insert(into: "portfolios").model(row, with: Self.rowEncoder).run()
+        if let existing {
+            try await sql.update("league_members").set("status", to: LeagueMember.Status.active.rawValue)
+                .set("portfolio_id", to: row.id).set("may_rejoin", to: false).set("joined_at", to: now)
+                .set("left_at", to: SQLLiteral.null).where("id", .equal, existing.id).run()
+        } else {
+            let member = LeagueMemberRow(id: ids.makeUUID(), leagueId: league.id.uuid, userId: user.uuid, portfolioId: row.id,
+                                         status: LeagueMember.Status.active.rawValue, mayRejoin: false, joinedAt: now, leftAt: nil)
+            try await sql.insert(into: "league_members").model(member, with: Self.rowEncoder).run()
+        }
+        return try row.record()
+    }
+
+    /// Ends `user`'s membership (`left` or `kicked`) and closes their league portfolio, kept read-only.
+    /// - Throws: ``StoreError/notMember`` when they are not an active member.
+    public func removeMember(_ user: UserID, from league: LeagueID, as status: LeagueMember.Status) async throws {
+        let closed = try await transaction { db in
+            let sql = self.sql(db)
+            guard let member = try await sql.select().column("*").from("league_members").where("league_id", .equal, league.uuid)
+                .where("user_id", .equal, user.uuid).where("status", .equal, LeagueMember.Status.active.rawValue)
+                .first(decoding: LeagueMemberRow.self, with: Self.rowDecoder)
+            else { throw StoreError.notMember }
+            let now = self.time.now()
+            try await sql.update("league_members").set("status", to: status.rawValue).set("left_at", to: now)
+                .set("may_rejoin", to: false).where("id", .equal, member.id).run()
+            let portfolios = member.portfolioId.map { [$0] } ?? []
+            try await self.closePortfolios(portfolios, at: now, on: db)
+            return portfolios
+        }
+        for id in closed { await ledger.drop(PortfolioID(id)) }
+        await ledger.dropOwner(user)
+    }
+
+    /// Lets a removed player join again with the code.
+    public func allowRejoin(_ user: UserID, in league: LeagueID) async throws {
+        try await transaction { db in
+            let rows = try await self.sql(db).raw("""
+                UPDATE "league_members" SET "may_rejoin" = \(bind: true)
+                WHERE "league_id" = \(bind: league.uuid) AND "user_id" = \(bind: user.uuid) AND "status" = 'kicked'
+                RETURNING "id"
+                """).all()
+            guard !rows.isEmpty else { throw StoreError.notMember }
+        }
+    }
+
+    /// Deletes a league: it disappears from lists and codes, and every member's portfolio is
+    /// closed, kept read-only in their history.
+    public func deleteLeague(_ id: LeagueID) async throws {
+        let closed = try await transaction { db in
+            let sql = self.sql(db)
+            let now = self.time.now()
+            let members = try await sql.select().column("*").from("league_members").where("league_id", .equal, id.uuid)
+                .where("status", .equal, LeagueMember.Status.active.rawValue)
+                .all(decoding: LeagueMemberRow.self, with: Self.rowDecoder)
+            // The code is freed (a deleted league's code joins nothing).
+            try await sql.update("leagues").set("deleted_at", to: now).set("code", to: "deleted:" + id.description)
+                .where("id", .equal, id.uuid).run()
+            try await sql.update("league_members").set("status", to: LeagueMember.Status.left.rawValue).set("left_at", to: now)
+                .where("league_id", .equal, id.uuid).where("status", .equal, LeagueMember.Status.active.rawValue).run()
+            let portfolios = members.compactMap(\.portfolioId)
+            try await self.closePortfolios(portfolios, at: now, on: db)
+            return members.map { (UserID($0.userId), $0.portfolioId) }
+        }
+        for (user, portfolio) in closed {
+            if let portfolio { await ledger.drop(PortfolioID(portfolio)) }
+            await ledger.dropOwner(user)
+        }
+    }
+
+    /// Marks portfolios closed; their version moves, so that a batch in flight reads them again.
+    private func closePortfolios(_ ids: [UUID], at now: Date, on db: any Database) async throws {
+        guard !ids.isEmpty else { return }
+        try await sql(db).update("portfolios").set("closed_at", to: now).set("version", to: SQLRaw("version + 1"))
+            .set("updated_at", to: now).where("id", .in, ids).where("closed_at", .is, SQLLiteral.null).run()
+    }
+
+    /// Replaces every active member portfolio's starting cash, cash and rules: only for a league
+    /// that has not started (no order can have been placed) and whose members hold nothing.
+    public func reconfigureMembers(of league: LeagueRecord) async throws {
+        let changed = try await transaction { db in
+            let sql = self.sql(db)
+            let ids = try await sql.raw("""
+                SELECT "p"."id" FROM "portfolios" AS "p" JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
+                WHERE "m"."league_id" = \(bind: league.id.uuid) AND "m"."status" = 'active'
+                """).all().map { try $0.decode(column: "id", as: UUID.self) }
+            guard !ids.isEmpty else { return ids }
+            let traded = try await sql.select().column("id").from("journal_entries").where("portfolio_id", .in, ids).first()
+            guard traded == nil else { throw StoreError.leagueStarted }
+            var replay: String?
+            if let date = league.replayDate { replay = try PortfolioRow.encodeReplay(ReplayInfo(start: date, scenario: nil, holdings: [:])) }
+            try await sql.update("portfolios").set("starting_cash_cents", to: league.startingCash.cents)
+                .set("cash_cents", to: league.startingCash.cents).set("rules", to: try PortfolioRow.encodeRules(league.portfolioRules))
+                .set("clock", to: PortfolioRow.encodeClock(league.portfolioClock)).set("replay", to: replay)
+                .set("version", to: SQLRaw("version + 1")).set("updated_at", to: self.time.now())
+                .where("id", .in, ids).run()
+            return ids
+        }
+        for id in changed { await ledger.drop(PortfolioID(id)) }
+    }
+
+    /// The active members' portfolios of a league.
+    public func memberPortfolios(of league: LeagueID) async throws -> [(user: UserID, portfolio: PortfolioID)] {
+        try await sql(db).select().column("user_id").column("portfolio_id").from("league_members")
+            .where("league_id", .equal, league.uuid).where("status", .equal, LeagueMember.Status.active.rawValue)
+            .all().compactMap { row in
+                guard let portfolio = try row.decode(column: "portfolio_id", as: UUID?.self) else { return nil }
+                return (UserID(try row.decode(column: "user_id", as: UUID.self)), PortfolioID(portfolio))
+            }
+    }
+
+    /// Scheduled replay leagues due to move at `now`.
+    public func leaguesDue(at now: Date) async throws -> [LeagueRecord] {
+        try await sql(db).select().column("*").from("leagues").where("deleted_at", .is, SQLLiteral.null)
+            .where("next_advance_at", .lessThanOrEqual, now).orderBy("next_advance_at")
+            .all(decoding: LeagueRow.self, with: Self.rowDecoder).map { try $0.record() }
+    }
+
+    // MARK: Leaderboards
+
+    /// What the leaderboard needs of each active member: two queries, whatever the league's size.
+    public func standingInputs(of league: LeagueID) async throws -> [StandingInput] {
+        try await standingInputs(where: #""p"."id" IN (SELECT "portfolio_id" FROM "league_members" WHERE "league_id" = "#,
+                                 bind: league.uuid, close: ")")
+    }
+
+    /// What the global leaderboard needs of each live portfolio whose owner made it public.
+    public func publicStandingInputs() async throws -> [StandingInput] {
+        try await standingInputs(
+            where: #""p"."league_id" IS NULL AND "p"."closed_at" IS NULL AND "p"."clock" = 'live' AND "u"."public_leaderboard" = "#,
+            bind: true, close: "")
+    }
+
+    private func standingInputs(where condition: String, bind value: some Encodable & Sendable, close: String) async throws -> [StandingInput] {
+        let sql = try sql(db)
+        let rows = try await sql.raw("""
+            SELECT "p"."id", "p"."user_id", "u"."username", "p"."name", "p"."created_at", "p"."starting_cash_cents",
+                   "p"."cash_cents", "p"."replay", "m"."joined_at", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents",
+                   "s"."peak_cents", "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares",
+                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades"
+            FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
+            LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
+            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
+            WHERE \(unsafeRaw: condition)\(bind: value)\(unsafeRaw: close) AND ("m"."status" IS NULL OR "m"."status" = 'active')
+            """).all()
+        var inputs: [UUID: StandingInput] = [:]
+        var order: [UUID] = []
+        for row in rows {
+            let id = try row.decode(column: "id", as: UUID.self)
+            let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self))
+            let createdAt = try row.decode(column: "created_at", as: Date.self)
+            inputs[id] = StandingInput(
+                portfolio: PortfolioID(id), player: UserID(try row.decode(column: "user_id", as: UUID.self)),
+                username: try row.decode(column: "username", as: String.self),
+                portfolioName: try row.decode(column: "name", as: String.self),
+                joinedAt: try row.decode(column: "joined_at", as: Date?.self) ?? createdAt, createdAt: createdAt,
+                startingCash: startingCash, cash: Money(cents: try row.decode(column: "cash_cents", as: Int64.self)),
+                holdings: [:], costs: [:],
+                replayStart: try row.decode(column: "replay", as: String?.self).flatMap {
+                    try? JSONDecoder().decode(ReplayInfo.self, from: Data($0.utf8)).start },
+                stats: EquityStatsRow.stats(
+                    startingCash: startingCash, through: try row.decode(column: "through", as: String?.self),
+                    sessions: try row.decode(column: "sessions", as: Int?.self),
+                    last: try row.decode(column: "last_cents", as: Int64?.self),
+                    previous: try row.decode(column: "previous_cents", as: Int64?.self),
+                    peak: try row.decode(column: "peak_cents", as: Int64?.self),
+                    maxDrawdown: try row.decode(column: "max_drawdown", as: Int64?.self),
+                    sumReturns: try row.decode(column: "sum_returns", as: Double?.self),
+                    sumSquares: try row.decode(column: "sum_squares", as: Double?.self)),
+                trades: try row.decode(column: "trades", as: Int.self))
+            order.append(id)
+        }
+        guard !inputs.isEmpty else { return [] }
+        let positions = try await sql.raw("""
+            SELECT "pos"."portfolio_id", "pos"."symbol", "pos"."quantity", "pos"."cost_basis_cents" FROM "positions" AS "pos"
+            WHERE "pos"."quantity" <> 0 AND "pos"."portfolio_id" IN (SELECT "p"."id" FROM "portfolios" AS "p"
+                JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
+                LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
+                WHERE \(unsafeRaw: condition)\(bind: value)\(unsafeRaw: close))
+            """).all()
+        for row in positions {
+            let id = try row.decode(column: "portfolio_id", as: UUID.self)
+            let text = try row.decode(column: "symbol", as: String.self)
+            guard inputs[id] != nil, let symbol = Symbol(text) else { continue }
+            inputs[id]!.holdings[symbol] = try row.decode(column: "quantity", as: Int64.self)
+            inputs[id]!.costs[symbol] = Money(cents: try row.decode(column: "cost_basis_cents", as: Int64.self))
+        }
+        return order.compactMap { inputs[$0] }
+    }
+
+    /// The stored closing equity of each portfolio's current period from `start` on, oldest first.
+    public func snapshots(of portfolios: [PortfolioID], from start: SessionDate) async throws -> [PortfolioID: [EquitySnapshot]] {
+        guard !portfolios.isEmpty else { return [:] }
+        var result: [PortfolioID: [EquitySnapshot]] = [:]
+        for chunk in stride(from: 0, to: portfolios.count, by: 5_000).map({ Array(portfolios[$0..<min($0 + 5_000, portfolios.count)]) }) {
+            let rows = try await sql(db).raw("""
+                SELECT "s"."portfolio_id", "s"."date", "s"."cash_cents", "s"."market_value_cents" FROM "equity_snapshots" AS "s"
+                JOIN "portfolios" AS "p" ON "p"."id" = "s"."portfolio_id" AND "p"."period" = "s"."period"
+                WHERE "s"."date" >= \(bind: start.description) AND "s"."portfolio_id" IN (\(binds: chunk.map(\.uuid)))
+                ORDER BY "s"."portfolio_id", "s"."date"
+                """).all()
+            for row in rows {
+                let id = PortfolioID(try row.decode(column: "portfolio_id", as: UUID.self))
+                guard let date = SessionDate(iso: try row.decode(column: "date", as: String.self)) else { continue }
+                result[id, default: []].append(EquitySnapshot(date: date, cash: Money(cents: try row.decode(column: "cash_cents", as: Int64.self)),
+                                                              marketValue: Money(cents: try row.decode(column: "market_value_cents", as: Int64.self))))
+            }
+        }
+        return result
+    }
+
+    /// The folded daily figures of a portfolio's current period.
+    public func equityStats(of id: PortfolioID, period: Int, startingCash: Money) async throws -> EquityStats {
+        try await equityStats(of: id.uuid, period: period, startingCash: startingCash, on: db)
+    }
+
+    func equityStats(of id: UUID, period: Int, startingCash: Money, on db: any Database) async throws -> EquityStats {
+        guard let row = try await sql(db).select().column("*").from("equity_stats").where("portfolio_id", .equal, id)
+            .where("period", .equal, period).first(decoding: EquityStatsRow.self, with: Self.rowDecoder)
+        else { return EquityStats(startingCash: startingCash) }
+        return EquityStatsRow.stats(startingCash: startingCash, through: row.through, sessions: row.sessions, last: row.lastCents,
+                                    previous: row.previousCents, peak: row.peakCents, maxDrawdown: row.maxDrawdown,
+                                    sumReturns: row.sumReturns, sumSquares: row.sumSquares)
+    }
+
+    /// Whether the user appears on the global leaderboard.
+    public func publicLeaderboard(_ user: UserID) async throws -> Bool {
+        try await sql(db).select().column("public_leaderboard").from("users").where("id", .equal, user.uuid).first()?
+            .decode(column: "public_leaderboard", as: Bool.self) ?? false
+    }
+
+    public func setPublicLeaderboard(_ user: UserID, _ value: Bool) async throws {
+        try await transaction { db in
+            try await self.sql(db).update("users").set("public_leaderboard", to: value).where("id", .equal, user.uuid).run()
+        }
+    }
+}
