@@ -2,6 +2,7 @@ import BullpenCore
 import FluentKit
 import FluentSQL
 import Foundation
+import Synchronization
 
 struct LeagueRow: Codable, Sendable {
     var id: UUID
@@ -384,6 +385,27 @@ extension BullpenStore {
         }
     }
 
+    /// Before an account goes: each league it owns passes to its longest-standing other member;
+    /// one without another member goes with the account. Its memberships go too.
+    func handOverLeagues(of user: UserID, on db: any Database) async throws {
+        let sql = sql(db)
+        let owned = try await sql.select().column("id").from("leagues").where("owner_id", .equal, user.uuid).all()
+            .map { try $0.decode(column: "id", as: UUID.self) }
+        for league in owned {
+            let heir = try await sql.select().column("user_id").from("league_members").where("league_id", .equal, league)
+                .where("user_id", .notEqual, user.uuid).where("status", .equal, LeagueMember.Status.active.rawValue)
+                .orderBy("joined_at").limit(1).first()?.decode(column: "user_id", as: UUID.self)
+            if let heir {
+                try await sql.update("leagues").set("owner_id", to: heir).set("version", to: SQLRaw("version + 1"))
+                    .where("id", .equal, league).run()
+            } else {
+                try await sql.delete(from: "league_members").where("league_id", .equal, league).run()
+                try await sql.delete(from: "leagues").where("id", .equal, league).run()
+            }
+        }
+        try await sql.delete(from: "league_members").where("user_id", .equal, user.uuid).run()
+    }
+
     /// Marks portfolios closed; their version moves, so that a batch in flight reads them again.
     private func closePortfolios(_ ids: [UUID], at now: Date, on db: any Database) async throws {
         guard !ids.isEmpty else { return }
@@ -434,31 +456,70 @@ extension BullpenStore {
 
     // MARK: Leaderboards
 
-    /// What the leaderboard needs of each active member: two queries, whatever the league's size.
+    /// What the leaderboard needs of each active member: two queries, whatever the league's size,
+    /// and none but a one-row stamp when nothing changed since the last read. The stamp moves
+    /// with any change of a member portfolio (its version moves with every change of cash,
+    /// positions, clock or state), any closing equity stored (the periods' session counts
+    /// grow), and any member joining or leaving.
     public func standingInputs(of league: LeagueID) async throws -> [StandingInput] {
-        try await standingInputs(where: #""p"."id" IN (SELECT "portfolio_id" FROM "league_members" WHERE "league_id" = "#,
-                                 bind: league.uuid, close: ")")
+        let sql = try sql(db)
+        let stampRow = try await sql.raw("""
+            SELECT COUNT(*) AS "n", CAST(COALESCE(SUM("p"."version"), 0) AS BIGINT) AS "versions",
+                   CAST(COALESCE(SUM("s"."sessions"), 0) AS BIGINT) AS "sessions", MAX("m"."joined_at") AS "joined"
+            FROM "league_members" AS "m" JOIN "portfolios" AS "p" ON "p"."id" = "m"."portfolio_id"
+            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
+            WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."status" = 'active'
+            """).first()
+        var stamp = ""
+        if let stampRow {
+            stamp = "\(try stampRow.decode(column: "n", as: Int64.self))/\(try stampRow.decode(column: "versions", as: Int64.self))/"
+                + "\(try stampRow.decode(column: "sessions", as: Int64.self))/"
+                + "\(try stampRow.decode(column: "joined", as: Date?.self)?.timeIntervalSince1970 ?? 0)"
+        }
+        if let cached = standings.withLock({ $0[league] }), cached.stamp == stamp { return cached.inputs }
+        let rows = try await sql.raw("""
+            SELECT \(unsafeRaw: Self.standingColumns), "m"."joined_at"
+            FROM "league_members" AS "m" JOIN "portfolios" AS "p" ON "p"."id" = "m"."portfolio_id"
+            JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
+            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
+            WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."status" = 'active'
+            """).all()
+        let positions = try await sql.raw("""
+            SELECT "pos"."portfolio_id", "pos"."symbol", "pos"."quantity", "pos"."cost_basis_cents" FROM "positions" AS "pos"
+            WHERE "pos"."quantity" <> 0 AND "pos"."portfolio_id" IN (SELECT "m"."portfolio_id" FROM "league_members" AS "m"
+                WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."status" = 'active')
+            """).all()
+        let inputs = try standingInputs(rows, positions: positions)
+        standings.withLock { $0[league] = (stamp, inputs) }
+        return inputs
     }
 
     /// What the global leaderboard needs of each live portfolio whose owner made it public.
     public func publicStandingInputs() async throws -> [StandingInput] {
-        try await standingInputs(
-            where: #""p"."league_id" IS NULL AND "p"."closed_at" IS NULL AND "p"."clock" = 'live' AND "u"."public_leaderboard" = "#,
-            bind: true, close: "")
+        let sql = try sql(db)
+        let condition = #""p"."league_id" IS NULL AND "p"."closed_at" IS NULL AND "p"."clock" = 'live' AND "u"."public_leaderboard" = "#
+        let rows = try await sql.raw("""
+            SELECT \(unsafeRaw: Self.standingColumns), NULL AS "joined_at"
+            FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
+            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
+            WHERE \(unsafeRaw: condition)\(bind: true)
+            """).all()
+        let positions = try await sql.raw("""
+            SELECT "pos"."portfolio_id", "pos"."symbol", "pos"."quantity", "pos"."cost_basis_cents" FROM "positions" AS "pos"
+            WHERE "pos"."quantity" <> 0 AND "pos"."portfolio_id" IN (SELECT "p"."id" FROM "portfolios" AS "p"
+                JOIN "users" AS "u" ON "u"."id" = "p"."user_id" WHERE \(unsafeRaw: condition)\(bind: true))
+            """).all()
+        return try standingInputs(rows, positions: positions)
     }
 
-    private func standingInputs(where condition: String, bind value: some Encodable & Sendable, close: String) async throws -> [StandingInput] {
-        let sql = try sql(db)
-        let rows = try await sql.raw("""
-            SELECT "p"."id", "p"."user_id", "u"."username", "p"."name", "p"."created_at", "p"."starting_cash_cents",
-                   "p"."cash_cents", "p"."replay", "m"."joined_at", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents",
-                   "s"."peak_cents", "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares",
-                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades"
-            FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
-            LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
-            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
-            WHERE \(unsafeRaw: condition)\(bind: value)\(unsafeRaw: close) AND ("m"."status" IS NULL OR "m"."status" = 'active')
-            """).all()
+    private static let standingColumns = """
+        "p"."id", "p"."user_id", "u"."username", "p"."name", "p"."created_at", "p"."starting_cash_cents", "p"."cash_cents",
+        "p"."replay", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents", "s"."peak_cents",
+        "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares",
+        (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades"
+        """
+
+    private func standingInputs(_ rows: [any SQLRow], positions: [any SQLRow]) throws -> [StandingInput] {
         var inputs: [UUID: StandingInput] = [:]
         var order: [UUID] = []
         for row in rows {
@@ -487,13 +548,6 @@ extension BullpenStore {
             order.append(id)
         }
         guard !inputs.isEmpty else { return [] }
-        let positions = try await sql.raw("""
-            SELECT "pos"."portfolio_id", "pos"."symbol", "pos"."quantity", "pos"."cost_basis_cents" FROM "positions" AS "pos"
-            WHERE "pos"."quantity" <> 0 AND "pos"."portfolio_id" IN (SELECT "p"."id" FROM "portfolios" AS "p"
-                JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
-                LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
-                WHERE \(unsafeRaw: condition)\(bind: value)\(unsafeRaw: close))
-            """).all()
         for row in positions {
             let id = try row.decode(column: "portfolio_id", as: UUID.self)
             let text = try row.decode(column: "symbol", as: String.self)

@@ -119,7 +119,7 @@ extension BullpenStore {
 
     /// The tables whose rows belong to a portfolio, children first.
     static let portfolioChildTables = ["journal_entries", "fills", "orders", "positions", "portfolio_periods",
-                                       "equity_snapshots"]
+                                       "equity_snapshots", "equity_stats"]
 
     /// Deletes every row belonging to `portfolios` but the portfolio rows themselves. (SQLite
     /// enforces the cascades only where foreign keys are on, so they are not relied on.)

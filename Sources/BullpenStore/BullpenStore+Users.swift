@@ -67,6 +67,7 @@ extension BullpenStore {
             let sessions = try await sql.select().column("id").from("sessions").where("user_id", .equal, user.uuid)
                 .all().map { try $0.decode(column: "id", as: UUID.self) }
             if !sessions.isEmpty { try await sql.delete(from: "refresh_tokens").where("session_id", .in, sessions).run() }
+            try await self.handOverLeagues(of: user, on: db)
             for table in ["portfolios", "watchlists", "sessions", "idempotency_keys"] {
                 try await sql.delete(from: table).where("user_id", .equal, user.uuid).run()
             }

@@ -467,6 +467,20 @@ struct LeagueAPITests {
         }
     }
 
+    @Test func anOwnersDeletedAccountHandsTheLeagueOver() async throws {
+        try await withServer { server in
+            let owner = try await server.register(), member = try await server.register()
+            let league = try await server.createLeague(owner, #"{"name":"Inherited","visibility":"private"}"#)
+            _ = try await server.joinLeague(member, code: try #require(league.code))
+            let alone = try await server.createLeague(owner, #"{"name":"Alone","visibility":"public"}"#)
+            let gone = try await server.send(.DELETE, "/api/v1/me", token: owner.accessToken, body: #"{"password":"\#(owner.password)"}"#)
+            #expect(gone.status == 204, "\(gone.text)")
+            let now = try await server.send(.GET, "/api/v1/leagues/\(league.id)", token: member.accessToken).decode(LeagueDTO.self)
+            #expect(now.isOwner && now.ownerId == member.id && now.members?.map(\.userId) == [member.id])
+            #expect(try await server.send(.GET, "/api/v1/leagues/\(alone.id)", token: member.accessToken).status == 404)
+        }
+    }
+
     @Test func badRequestsAreRefused() async throws {
         try await withServer { server in
             let owner = try await server.register()

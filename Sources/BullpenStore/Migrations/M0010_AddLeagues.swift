@@ -60,6 +60,7 @@ struct M0010_AddLeagues: AsyncMigration {
         try await database.schema("users").field("public_leaderboard", .bool, .required, .sql(.default(false))).update()
         guard let sql = database as? any SQLDatabase else { return }
         try await sql.create(index: "league_members_user").on("league_members").column("user_id").run()
+        try await sql.create(index: "league_members_portfolio").on("league_members").column("portfolio_id").run()
         try await sql.create(index: "portfolios_league").on("portfolios").column("league_id").run()
         try await sql.create(index: "leagues_visibility").on("leagues").column("visibility").column("name_key").run()
     }
