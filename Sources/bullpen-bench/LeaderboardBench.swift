@@ -84,17 +84,18 @@ struct Leaderboards: AsyncParsableCommand {
         }
         await store.shutdown()
 
-        func time(_ path: String) async throws -> (p50: Double, p99: Double, total: Int) {
-            var latencies: [Double] = [], total = 0
+        func time(_ path: String) async throws -> (p50: Double, p99: Double, total: Int, first: Double) {
+            var latencies: [Double] = [], total = 0, first = 0.0
             for n in 0...requests {
                 let start = ContinuousClock.now
                 let board: LeaderboardDTO = try await Orders.call(client, .GET, base + path, token: token, body: nil as String?, expect: 200)
-                if n > 0 { latencies.append((ContinuousClock.now - start).seconds * 1000) }   // the first warms up
+                let elapsed = (ContinuousClock.now - start).seconds * 1000
+                if n > 0 { latencies.append(elapsed) } else { first = elapsed }   // the first reads the database
                 total = board.total
                 guard board.standings.count == min(50, board.total) else { throw ValidationError("short page") }
             }
             let sorted = latencies.sorted()
-            return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], total)
+            return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], total, first)
         }
         var health: [Double] = []
         for _ in 0..<200 {
@@ -108,9 +109,21 @@ struct Leaderboards: AsyncParsableCommand {
                              ("global leaderboard, all time", "/api/v1/leaderboard?limit=50"),
                              ("global leaderboard, month", "/api/v1/leaderboard?period=month&limit=50")] {
             let result = try await time(path)
-            print(String(format: "%@: %d ranked; p50 %.1f ms, p99 %.1f ms (%.1f × /health p50 %.2f ms)",
-                         name, result.total, result.p50, result.p99, result.p50 / floor, floor))
+            print(String(format: "%@: %d ranked; first request %.1f ms, then p50 %.1f ms, p99 %.1f ms (%.1f × /health p50 %.2f ms)",
+                         name, result.total, result.first, result.p50, result.p99, result.p50 / floor, floor))
             if name.hasPrefix("league leaderboard, first page (return)") {
+                // After a change (an order in the league), the inputs are read again.
+                var changed: [Double] = []
+                for _ in 0..<10 {
+                    let _: OrderDTO = try await Orders.call(client, .POST, base + "/api/v1/portfolios/\(league.myPortfolioId ?? "")/orders",
+                                                            token: token, body: PlaceOrderRequest(symbol: "KO", side: "buy", quantity: 1),
+                                                            expect: 201)
+                    let start = ContinuousClock.now
+                    let _: LeaderboardDTO = try await Orders.call(client, .GET, base + path, token: token, body: nil as String?, expect: 200)
+                    changed.append((ContinuousClock.now - start).seconds * 1000)
+                }
+                print(String(format: "league leaderboard after an order in the league (read again): p50 %.1f ms, max %.1f ms",
+                             changed.sorted()[changed.count / 2], changed.max() ?? 0))
                 print(String(format: "target: a %d-member league's first page under 50 ms: p50 %.1f ms %@", result.total, result.p50,
                              result.p50 < 50 ? "PASS" : "FAIL"))
             }

@@ -137,7 +137,8 @@ def test_a_players_first_session(server, driver_factory, screenshots):
     assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
 
 
-SCREENS = ["portfolio", "market", "stock/MSFT", "history", "profiles", "profiles/new", "settings", "help"]
+SCREENS = ["portfolio", "market", "stock/MSFT", "history", "profiles", "profiles/new", "leagues", "leagues/new", "leagues/global",
+           "settings", "help"]
 
 
 def buy_some_msft(driver, server):
@@ -244,6 +245,9 @@ def test_text_contrast_meets_aa(server, driver_factory, theme, palette):
     go(driver, server, "login")
     visible(driver, "#username")
     driver.execute_script(f"localStorage.setItem('bullpen.theme', '{theme}'); localStorage.setItem('bullpen.palette', '{palette}')")
+    driver.refresh()   # the app reads the appearance as it starts: a change of hash alone would not apply it
+    visible(driver, "#username")
+    assert driver.execute_script("return [document.documentElement.dataset.theme, document.documentElement.dataset.palette]") == [theme, palette]
     sign_up(driver, server, "aa" + uuid.uuid4().hex[:8])
     buy_some_msft(driver, server)
     for screen in each_screen(driver, server):

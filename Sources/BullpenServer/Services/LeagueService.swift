@@ -171,8 +171,8 @@ struct LeagueService: Sendable {
         default:
             throw APIError.validation("clock.mode must be \"live\" or \"replay\".")
         }
-        try Self.checkDates(startsAt: startsAt, endsAt: body.endsAt)
         if let endsAt = body.endsAt, endsAt <= now { throw APIError(.invalidDates, "endsAt must be in the future.") }
+        try Self.checkDates(startsAt: startsAt, endsAt: body.endsAt)
         let settings = try Self.settings(body.rules, clock: clock)
         var random = SystemRandomNumberGenerator()
         let league = LeagueRecord(
@@ -312,7 +312,7 @@ struct LeagueService: Sendable {
 
     /// Moves a replay league's clock `days` trading days: every active member's portfolio moves
     /// with it (through the ledger, with its equity at each session passed), then the league.
-    func advance(_ league: LeagueRecord, days: Int) async throws -> Advance {
+    func advance(_ league: LeagueRecord, days: Int, scheduled: Bool = false) async throws -> Advance {
         guard league.clock.isReplay, let from = league.replayDate else { throw StoreError.notReplay }
         guard let marketData else { throw APIError.marketDataUnavailable }
         switch league.status(at: time.now()) {
@@ -376,7 +376,8 @@ struct LeagueService: Sendable {
         guard pending.isEmpty else { throw StoreError.portfolioChanged }
         var moved = league
         moved.replayDate = to
-        if case .every(let seconds, _) = league.clock.advance {
+        // The schedule moves on its own steps; an owner's extra advance leaves it as it was.
+        if scheduled, case .every(let seconds, _) = league.clock.advance {
             moved.nextAdvanceAt = max(league.nextAdvanceAt ?? time.now(), time.now().addingTimeInterval(-TimeInterval(seconds)))
                 .addingTimeInterval(TimeInterval(seconds))
         }
@@ -391,7 +392,7 @@ struct LeagueService: Sendable {
         for league in try await store.leaguesDue(at: time.now()) {
             guard case .every(_, let days) = league.clock.advance else { continue }
             do {
-                _ = try await advance(league, days: days)
+                _ = try await advance(league, days: days, scheduled: true)
                 moved += 1
             } catch {
                 // Nothing to move (over, not started, data ended): the schedule stops.
@@ -464,9 +465,18 @@ struct LeagueService: Sendable {
         let calendar = TradingCalendar()
         // Each player's first session: the close their return counts from.
         var starts: [PortfolioID: SessionDate] = [:]
+        var lastSessions: [Int64: SessionDate] = [:]   // by minute: most players joined at few distinct times
         for input in inputs {
-            starts[input.portfolio] = windowStart ?? input.replayStart
-                ?? ClosingEquityJob.lastSession(closedBy: input.joinedAt, calendar: calendar)
+            if let start = windowStart ?? input.replayStart {
+                starts[input.portfolio] = start
+                continue
+            }
+            let minute = Int64(input.joinedAt.timeIntervalSince1970 / 60)
+            if lastSessions[minute] == nil {
+                lastSessions[minute] = ClosingEquityJob.lastSession(closedBy: Date(timeIntervalSince1970: TimeInterval(minute * 60)),
+                                                                    calendar: calendar)
+            }
+            starts[input.portfolio] = lastSessions[minute]
         }
         var benchmark: BenchmarkCloses?
         if let marketData, let session, let first = starts.values.min() {
@@ -474,6 +484,7 @@ struct LeagueService: Sendable {
                                                           asOf: .replay(session.date)) ?? []
             benchmark = BenchmarkCloses(bars: bars)
         }
+        var benchmarkBase: [SessionDate: Price?] = [:]
         let entries = inputs.map { input -> Leaderboard.Entry in
             var equity = input.cash
             for (symbol, quantity) in input.holdings {
@@ -486,8 +497,12 @@ struct LeagueService: Sendable {
                 entrySession = input.stats.through ?? entrySession
             }
             var benchmarkReturn: Int64?
-            if let benchmark, let start = starts[input.portfolio], let base = benchmark.onOrBefore(start),
-               let now = benchmark.onOrBefore(entrySession), base.ticks > 0 {
+            if let benchmark, let start = starts[input.portfolio] {
+                if benchmarkBase[start] == nil { benchmarkBase[start] = .some(benchmark.onOrBefore(start)) }
+                if benchmarkBase[entrySession] == nil { benchmarkBase[entrySession] = .some(benchmark.onOrBefore(entrySession)) }
+            }
+            if let start = starts[input.portfolio], let base = benchmarkBase[start] ?? nil,
+               let now = benchmarkBase[entrySession] ?? nil, base.ticks > 0 {
                 benchmarkReturn = FixedPoint.divideRounded((now.ticks - base.ticks) * 10_000, by: base.ticks)
             }
             return Leaderboard.Entry(player: input.player, name: input.username, startingCash: input.startingCash, equity: equity,

@@ -18,6 +18,7 @@ const ROUTES = {
   history:   { load: () => import('/screens/history.js'), access: 'user', tab: 'history' },
   profiles:  { load: () => import('/screens/profiles.js'), access: 'user', tab: 'profiles' },
   report:    { load: () => import('/screens/report.js'), access: 'user', tab: 'profiles' },
+  leagues:   { load: () => import('/screens/leagues.js'), access: 'user', tab: 'leagues' },
   settings:  { load: () => import('/screens/settings.js'), access: 'user', tab: 'settings' },
   help:      { load: () => import('/screens/help.js'), access: 'any', tab: 'help' },
 };

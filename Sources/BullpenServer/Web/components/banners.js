@@ -1,6 +1,7 @@
 // The banners above every screen: offline, demo market, market closed (with the next open in New
 // York time, which is the exchange's), and, while a replay portfolio is selected, its date
-// instead (the real market's hours do not matter to a replay).
+// instead (the real market's hours do not matter to a replay); while a league portfolio is
+// selected, that it trades in a league.
 import { html, render } from '/html.js';
 import { onOffline } from '/api.js';
 import { market, onMarketChange } from '/market-status.js';
@@ -12,7 +13,11 @@ let offline = false;
 
 function replayBanner(portfolio) {
   return html`<div class="banner replay" data-testid="replay-banner"><a href="#/portfolio">Replay · ${formatSessionDate(portfolio.clock.date)}</a>
-    · ${portfolio.name}${portfolio.clock.ended ? ' · ended' : ''}</div>`;
+    · ${portfolio.name}${portfolio.clock.ended ? ' · ended' : ''}${portfolio.leagueId ? html` · <a href="#/leagues/${portfolio.leagueId}">league</a>` : ''}</div>`;
+}
+
+function leagueBanner(portfolio) {
+  return html`<div class="banner replay" data-testid="league-banner"><a href="#/leagues/${portfolio.leagueId}">League</a> · ${portfolio.name}${portfolio.closedAt ? ' · closed' : ''}</div>`;
 }
 
 function draw() {
@@ -21,8 +26,8 @@ function draw() {
   render(node, html`
     ${offline ? html`<div class="banner offline">You are offline. We will retry; nothing you did is lost.</div>` : ''}
     ${market.status?.simulated ? html`<div class="banner demo" data-testid="demo-banner">Demo market, simulated prices: these companies are invented.</div>` : ''}
-    ${replay ? replayBanner(portfolio) : ''}
-    ${!replay && market.clock && !market.clock.isOpen ? html`<div class="banner closed" data-testid="closed-banner">The market is closed. Orders fill at the last price. Next open: ${formatMarketTime(market.clock.nextOpen)}.</div>` : ''}`);
+    ${replay ? replayBanner(portfolio) : portfolio?.leagueId ? leagueBanner(portfolio) : ''}
+    ${!replay && market.clock && !market.clock.isOpen ? html`<div class="banner closed" data-testid="closed-banner">The market is closed. ${portfolio?.rules?.marketHoursOnly ? 'Your league takes orders only while it is open.' : 'Orders fill at the last price.'} Next open: ${formatMarketTime(market.clock.nextOpen)}.</div>` : ''}`);
 }
 
 /** Draws the banners now and whenever the market, the network or the selected portfolio changes. */

@@ -1,5 +1,5 @@
 // Help (#/help): how buying, selling, charts and P&L work, and how a replay of the past is played
-// (profiles, time, trading at a day's close, trends, the report). Open to everyone.
+// (profiles, time, trading at a day's close, trends, the report), and leagues. Open to everyone.
 import { html } from '/html.js';
 import { view } from '/router.js';
 import { currentSession } from '/session.js';
@@ -18,6 +18,15 @@ const REPLAY_TOPICS = [
   ['Ending a replay and the report', html`Tap <strong>End replay</strong> on the portfolio screen when you are done (a replay also stops on the last day of the data). The <strong>Report</strong> shows your return against the S&amp;P 500, your largest fall, your best and worst trades, how many days you were invested, what buying and holding would have made, and your equity curve. <strong>Reset</strong> plays the profile again from its start.`],
 ];
 
+/** The league topics: [title, text]. */
+const LEAGUE_TOPICS = [
+  ['Joining a league', html`In <strong>Leagues</strong>, type the code a league's owner gave you under <strong>Join with a code</strong>, or pick a league under <strong>Public leagues</strong>. Joining gives you a new portfolio for that league, with its starting cash.`],
+  ['Trading in a league', html`On the league's page, tap <strong>Trade in this league</strong>: your league portfolio is selected, and Market, the company pages and History work on it as usual. The league's rules apply to every order (for example at most a quarter of your money in one stock) and the order sheet tells you when one is broken. A replay league's clock is moved for everyone by its owner or its schedule.`],
+  ['The standings', html`Players are ranked by <strong>return</strong>, by <strong>Sharpe ratio</strong>, by <strong>largest fall</strong> or <strong>against the S&amp;P 500</strong>; switch between them above the table. The Sharpe ratio compares your gains with how much your portfolio's value jumps around from day to day: steady gains score higher than the same gains reached through wild swings. Your own line is highlighted.`],
+  ['Running a league', html`Tap <strong>Create a league</strong>, name it, choose the live market or a replay of the past and set the rules: each field says what it does. On the league's page you see its code (with <strong>Copy</strong>), can make a new code, move a replay's clock, remove a player, hand the league over, download the standings and trades, or delete it.`],
+  ['Leaving', html`Tap <strong>Leave league</strong> on its page. Your league portfolio stays, read-only. The owner cannot leave: hand the league over to another player first, or delete it.`],
+];
+
 export default function helpScreen() {
   view(html`<h1>How Bullpen works</h1>
     <div class="card"><h2 class="flush-top">Buying</h2><p>Open <a href="#/market">Market</a>, search for a company by its symbol (like MSFT) or name (like “micro”), and open its page. Tap <strong>Buy</strong>, choose how many shares, review the estimated cost and confirm. The order fills at the market price: the latest price, or the last close while the market is closed. Market times are New York time (ET), the exchange's own.</p></div>
@@ -28,5 +37,8 @@ export default function helpScreen() {
     <h2 id="replay-help">Replay: playing the past</h2>
     <p>A replay profile starts on a day of the market's history with virtual cash. You trade at that day's prices, then move time forward and see what happened. Open <a href="#/profiles">Replay</a> to start one.</p>
     ${REPLAY_TOPICS.map(([title, text]) => html`<div class="card gap-top"><h3 class="flush-top">${title}</h3><p>${text}</p></div>`)}
+    <h2 id="league-help">Leagues: playing against others</h2>
+    <p>A league is a game between players who all start with the same cash and rules. Open <a href="#/leagues">Leagues</a> to join or create one.</p>
+    ${LEAGUE_TOPICS.map(([title, text]) => html`<div class="card gap-top"><h3 class="flush-top">${title}</h3><p>${text}</p></div>`)}
     ${currentSession() ? '' : html`<p><a href="#/login">Back to log in</a></p>`}`);
 }

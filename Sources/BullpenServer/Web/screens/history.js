@@ -4,7 +4,9 @@ import { html, render } from '/html.js';
 import { api } from '/api.js';
 import { view } from '/router.js';
 import { loadPortfolios, selectedPortfolioId } from '/portfolios.js';
-import { formatDateTime, formatNumber, formatPrice, formatSignedMoney, tone } from '/format.js';
+import { download } from '/download.js';
+import { activityTable } from '/components/activity-table.js';
+import { formatNumber, formatSignedMoney, tone } from '/format.js';
 
 const FILTERS = [['all', 'All'], ['buy', 'Buys'], ['sell', 'Sells'], ['profit', 'Profits'], ['loss', 'Losses']];
 const MATCHES = {
@@ -23,16 +25,6 @@ function totals(summary) {
     <div class="card stat"><div class="label">Trades</div><div class="value" id="total-trades">${formatNumber(summary.trades)}</div></div>`;
 }
 
-function table(activities) {
-  if (activities.length === 0) return html`<p>No activity yet.</p>`;
-  return html`<table><thead><tr><th scope="col">Date</th><th scope="col">Trade</th>
-    <th scope="col" class="hide-narrow">Price</th><th scope="col">Amount</th><th scope="col">Realized</th></tr></thead><tbody>
-    ${activities.map((a) => html`<tr data-type="${a.type}"><td>${formatDateTime(a.createdAt)}</td>
-      <td>${a.type === 'buy' ? 'Bought' : 'Sold'} ${formatNumber(a.quantity)} <strong>${a.symbol}</strong></td>
-      <td class="hide-narrow">${formatPrice(a.price)}</td><td class="${tone(a.amount)}">${formatSignedMoney(a.amount)}</td>
-      <td class="${tone(a.realizedPnl)}">${a.realizedPnl == null ? '—' : formatSignedMoney(a.realizedPnl)}</td></tr>`)}</tbody></table>`;
-}
-
 export default async function historyScreen({ live }) {
   view(html`<h1>History</h1><p class="loading">Loading…</p>`);
   const portfolios = await loadPortfolios();
@@ -45,7 +37,7 @@ export default async function historyScreen({ live }) {
       <button id="csv">Download CSV</button></div>
     <div class="card" id="activities"><p class="loading">Loading…</p></div>`);
   let all = [], filter = 'all';
-  const draw = () => render(document.getElementById('activities'), table(all.filter(MATCHES[filter])));
+  const draw = () => render(document.getElementById('activities'), activityTable(all.filter(MATCHES[filter])));
   for (const button of document.querySelectorAll('[data-filter]')) {
     button.addEventListener('click', () => {
       filter = button.dataset.filter;
@@ -53,15 +45,7 @@ export default async function historyScreen({ live }) {
       draw();
     });
   }
-  document.getElementById('csv').addEventListener('click', async () => {
-    const response = await api(`/api/v1/portfolios/${id}/activities?format=csv&period=all`, { raw: true });
-    const url = URL.createObjectURL(await response.blob());
-    const link = Object.assign(document.createElement('a'), { href: url, download: 'bullpen-activities.csv' });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    URL.revokeObjectURL(url);
-  });
+  document.getElementById('csv').addEventListener('click', () => download(`/api/v1/portfolios/${id}/activities?format=csv&period=all`, 'bullpen-activities.csv'));
   const summary = api(`/api/v1/portfolios/${id}/activities/summary?period=all`);
   for (let cursor = null; ;) {
     const page = await api(`/api/v1/portfolios/${id}/activities?period=all&limit=200${cursor ? '&cursor=' + encodeURIComponent(cursor) : ''}`);

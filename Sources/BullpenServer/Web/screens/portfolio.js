@@ -1,12 +1,14 @@
 // The portfolio (#/portfolio): equity, cash, total return and today's change as the server
 // computes them, the equity curve against the S&P 500, the holdings; new portfolio and reset. A
 // replay portfolio also shows its date, the controls that move its time and what the last move
-// did, "End replay", and the report once it is ready.
+// did, "End replay", and the report once it is ready. A league's portfolio shows its league, clock
+// and rules instead: its clock is the league's (moved by the league's owner), and it cannot be reset.
 import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view, route } from '/router.js';
 import { loadPortfolios, selectedPortfolioId, selectPortfolio, isReplay } from '/portfolios.js';
 import { replayOptions, reportReady } from '/replay.js';
+import { clockText, closedReason, portfolioRulePhrases } from '/leagues.js';
 import { openDialog, closeDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
 import { holdingsTable, linkHoldingRows } from '/components/holdings-table.js';
@@ -25,8 +27,22 @@ function replayDate(portfolio) {
   const { clock } = portfolio;
   return html`<div class="replay-date card gap-top"><div class="label">Replay date</div>
     <div class="date" id="replay-date">${formatSessionDate(clock.date)}</div>
-    <div class="small muted">Started ${formatDate(clock.start)} · prices are history; orders fill at this day's close · at most
-      ${formatNumber(portfolio.rules.maxDistinctHoldings)} different stocks</div></div>`;
+    <div class="small muted">Started ${formatDate(clock.start)} · prices are history; orders fill at this day's close${portfolio.rules.maxDistinctHoldings == null ? ''
+      : html` · at most ${formatNumber(portfolio.rules.maxDistinctHoldings)} different stocks`}</div></div>`;
+}
+
+/** A league portfolio's league: its name (a link to its page), clock and rules, and why it takes no orders when it does not. */
+function leagueCard(portfolio, league) {
+  const rules = portfolioRulePhrases(portfolio.rules ?? {}, league);
+  const closed = closedReason(portfolio);
+  return html`<section class="card gap-top league-card" id="league-card" aria-labelledby="league-card-title">
+    <h2 class="flush-top" id="league-card-title">League: <a href="#/leagues/${portfolio.leagueId}" id="league-link">${league?.name ?? 'open its page'}</a>
+      ${league?.myRank != null ? html` <span class="small muted">· you are #${formatNumber(league.myRank)} of ${formatNumber(league.memberCount)}</span>` : ''}</h2>
+    ${league ? html`<p class="small" id="league-clock-note">${clockText(league.clock)}</p>` : ''}
+    <p class="small" id="league-rules-note">${rules.length ? html`League rules: ${rules.join('; ')}.` : 'No limits beyond your cash.'}
+      <a href="#/leagues/${portfolio.leagueId}">All the rules and the standings</a>.</p>
+    ${closed ? html`<p class="notice flush" id="league-closed">${closed}</p>` : ''}
+  </section>`;
 }
 
 /** A replay's clock: the controls while it runs, a notice once it ended or reached the data's end; the last move; End and Report. */
@@ -48,21 +64,27 @@ export default async function portfolioScreen({ live }) {
   const portfolios = await loadPortfolios();
   const id = selectedPortfolioId(portfolios);
   const [portfolio, positions] = await Promise.all([api(`/api/v1/portfolios/${id}`), api(`/api/v1/portfolios/${id}/positions`)]);
-  const replay = isReplay(portfolio);
-  const options = replay ? await replayOptions().catch(() => null) : null;
+  const inLeague = !!portfolio.leagueId;
+  // A league's replay is the league's: its owner moves it, and it has no report of its own.
+  const replay = isReplay(portfolio) && !inLeague;
+  const [options, league] = await Promise.all([
+    replay ? replayOptions().catch(() => null) : null,
+    inLeague ? api(`/api/v1/leagues/${portfolio.leagueId}`).catch(() => null) : null,
+  ]);
   if (!live()) return;
   const ready = replay && reportReady(portfolio, options?.lastDate);
   view(html`<div class="spread"><h1>Portfolio</h1>
       <div class="row"><label for="portfolio-switch" class="visually-hidden">Portfolio</label>
-        <select id="portfolio-switch" class="fit">${portfolios.map((p) => html`<option value="${p.id}" ${p.id === id ? 'selected' : ''}>${p.name}</option>`)}</select>
-        <button id="new-portfolio">New portfolio</button><button id="reset-portfolio" class="danger">Reset</button></div></div>
-    ${replay ? replayDate(portfolio) : ''}
+        <select id="portfolio-switch" class="fit">${portfolios.map((p) => html`<option value="${p.id}" ${p.id === id ? 'selected' : ''}>${p.name}${p.leagueId ? ` (league${p.closedAt ? ', closed' : ''})` : ''}</option>`)}</select>
+        <button id="new-portfolio">New portfolio</button>${inLeague ? '' : html`<button id="reset-portfolio" class="danger">Reset</button>`}</div></div>
+    ${inLeague ? leagueCard(portfolio, league) : ''}
+    ${isReplay(portfolio) ? replayDate(portfolio) : ''}
     <div class="grid gap-top" data-testid="summary">
       ${stat('Equity', 'equity', formatMoney(portfolio.equity))}
       ${stat('Cash', 'cash', formatMoney(portfolio.cash))}
       ${stat('Total return', 'total-return', formatSignedMoney(portfolio.totalReturn),
              { className: tone(portfolio.totalReturn), note: formatPercent(portfolio.totalReturnPercent), noteId: 'total-return-percent' })}
-      ${stat(replay ? 'Last day' : 'Today', 'day-change', formatSignedMoney(portfolio.dayChange),
+      ${stat(isReplay(portfolio) ? 'Last day' : 'Today', 'day-change', formatSignedMoney(portfolio.dayChange),
              { className: tone(portfolio.dayChange), note: formatPercent(portfolio.dayChangePercent), noteId: 'day-change-percent' })}
     </div>
     <div class="row small muted gap-top">Market value ${formatMoney(portfolio.marketValue)} · Realized P&amp;L
@@ -72,10 +94,10 @@ export default async function portfolioScreen({ live }) {
     <h2>Equity over time</h2>
     ${equityChartCard('equity-chart')}
     <h2>Holdings</h2>
-    <div class="card" id="holdings">${holdingsTable(positions.positions, { trends: replay })}</div>`);
+    <div class="card" id="holdings">${holdingsTable(positions.positions, { trends: isReplay(portfolio) })}</div>`);
   document.getElementById('portfolio-switch').addEventListener('change', (event) => { selectPortfolio(event.target.value); route(); });
   document.getElementById('new-portfolio').addEventListener('click', newPortfolioDialog);
-  document.getElementById('reset-portfolio').addEventListener('click', () => resetDialog(portfolio));
+  document.getElementById('reset-portfolio')?.addEventListener('click', () => resetDialog(portfolio));
   document.getElementById('end-replay')?.addEventListener('click', () => endReplayDialog(portfolio));
   if (replay) setupAdvance(portfolio, live);
   linkHoldingRows(document.getElementById('holdings'));

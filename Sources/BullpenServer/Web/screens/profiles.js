@@ -25,7 +25,8 @@ export default async function profilesScreen(context) {
   view(html`<h1>Replay</h1><p class="loading">Loading your profiles…</p>`);
   const portfolios = await loadPortfolios();
   if (!live()) return;
-  const profiles = portfolios.filter(isReplay);
+  // A league's replay belongs to its league (Leagues tab), not to the player's own profiles.
+  const profiles = portfolios.filter((p) => isReplay(p) && !p.leagueId);
   const playing = isReplay(currentPortfolio()) ? currentPortfolio().id : null;
   const full = portfolios.length >= MAX_PORTFOLIOS;
   view(html`<div class="spread"><h1>Replay</h1>

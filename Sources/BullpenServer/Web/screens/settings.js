@@ -1,4 +1,5 @@
-// Settings (#/settings): appearance, password, log out, delete the account.
+// Settings (#/settings): appearance, the global leaderboard (whether the player's live portfolios
+// appear on it: off until they say so), password, log out, delete the account.
 import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
@@ -7,13 +8,18 @@ import { theme, palette, setTheme, setPalette } from '/appearance.js';
 import { openDialog, closeDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
 
-export default function settingsScreen() {
+export default function settingsScreen({ live }) {
   view(html`<h1>Settings</h1>
     <div class="card"><h2 class="flush-top">Appearance</h2>
       <label for="theme">Theme</label>
       <select id="theme"><option value="system">Follow my device</option><option value="light">Light</option><option value="dark">Dark</option></select>
       <label class="row check"><input type="checkbox" id="palette" ${palette() === 'colorblind' ? 'checked' : ''}> Colour-blind friendly colours (blue for up, orange for down)</label>
     </div>
+    <div class="card gap-top"><h2 class="flush-top">Global leaderboard</h2>
+      <label class="check row" for="public-leaderboard"><input type="checkbox" role="switch" class="switch" id="public-leaderboard" disabled aria-describedby="public-leaderboard-help public-leaderboard-error">
+        Show my live portfolios on the global leaderboard</label>
+      <p class="small muted" id="public-leaderboard-help">Other players then see your username, your portfolios' names and how they are doing (never what you hold). Off until you switch it on. <a href="#/leagues/global">See the leaderboard</a>.</p>
+      <p class="error" id="public-leaderboard-error" role="alert"></p></div>
     <div class="card gap-top"><h2 class="flush-top">Change password</h2>
       <form id="password-form" novalidate>
         <label for="current-password">Current password</label><input id="current-password" type="password" autocomplete="current-password">
@@ -41,8 +47,37 @@ export default function settingsScreen() {
       toast('Password changed. Other devices were logged out.');
     } catch (problem) { error.textContent = errorMessage(problem); }
   });
+  setupLeaderboardChoice(live);
   document.getElementById('logout').addEventListener('click', logout);
   document.getElementById('delete-account').addEventListener('click', deleteAccountDialog);
+}
+
+/** The switch shows the saved choice once it is known; a change is saved at once. */
+async function setupLeaderboardChoice(live) {
+  const toggle = document.getElementById('public-leaderboard');
+  const error = document.getElementById('public-leaderboard-error');
+  try {
+    const settings = await api('/api/v1/me/settings');
+    if (!live()) return;
+    toggle.checked = settings.publicLeaderboard;
+    toggle.disabled = false;
+  } catch (problem) {
+    if (live()) error.textContent = errorMessage(problem);
+    return;
+  }
+  toggle.addEventListener('change', async () => {
+    const wanted = toggle.checked;
+    toggle.disabled = true;
+    error.textContent = '';
+    try {
+      const settings = await api('/api/v1/me', { method: 'PATCH', body: { publicLeaderboard: wanted } });
+      toggle.checked = settings?.publicLeaderboard ?? wanted;
+      toast(toggle.checked ? 'Your live portfolios are on the global leaderboard.' : 'Your portfolios are off the global leaderboard.');
+    } catch (problem) {
+      toggle.checked = !wanted;
+      error.textContent = errorMessage(problem);
+    } finally { toggle.disabled = false; }
+  });
 }
 
 async function logout() {

@@ -2,7 +2,8 @@
 // break-even of a holding, the holding, facts; Buy, Sell and Watch. A company whose data ended
 // can be sold at its last price but not bought. For a replay portfolio the page stands on the
 // replay's date (nothing later shows, no live price) and its chart is the trends graph: the last
-// 20 days or 3 months (#/stock/MSFT/trends scrolls to it).
+// 20 days or 3 months (#/stock/MSFT/trends scrolls to it). A league portfolio says which league's
+// rules its orders follow, and takes none once its player left or the league is over.
 import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view, route } from '/router.js';
@@ -14,6 +15,7 @@ import { lineChart } from '/components/chart.js';
 import { toast } from '/components/toast.js';
 import { openTradeSheet } from '/components/trade-sheet.js';
 import { logo, changePill, endedBadge } from '/components/asset-row.js';
+import { closedReason, portfolioRulePhrases } from '/leagues.js';
 import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
 
 /** The chart's ranges: [id, label, range asked of the server, bars kept from its end (all when null)]. */
@@ -59,8 +61,10 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
   if (!live()) return;
   const held = positions.positions.find((p) => p.symbol === asset.symbol);
   const ended = asset.trading === false;
-  // An ended replay trades no more.
-  const closed = replay && portfolio.clock.ended === true;
+  // An ended replay trades no more, nor a league portfolio that was closed or whose league is not on.
+  const leagueClosed = closedReason(portfolio);
+  const closed = (replay && portfolio.clock.ended === true) || leagueClosed != null;
+  const leagueRules = portfolio.leagueId ? portfolioRulePhrases(portfolio.rules ?? {}) : [];
   const ranges = replay ? TRENDS : RANGES;
   let range = replay ? '3M' : '1Y';
   let watching = watchlist.symbols.includes(asset.symbol);
@@ -74,7 +78,9 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
         <button id="watch" aria-pressed="${watching}">${watching ? '★ Watching' : '☆ Watch'}</button></div>
     </div>
     ${ended ? html`<p class="notice" id="ended-note">Prices for ${asset.symbol} ended on ${formatDate(asset.lastDate)}, so it cannot be bought; you can sell shares you hold at its last price.</p>` : ''}
-    ${closed ? html`<p class="notice" id="closed-note">This replay has ended, so it trades no more. <a href="#/report">See the report</a>.</p>` : ''}
+    ${closed ? html`<p class="notice" id="closed-note">${leagueClosed ?? html`This replay has ended, so it trades no more. <a href="#/report">See the report</a>.`}</p>` : ''}
+    ${portfolio.leagueId && !closed ? html`<p class="small muted" id="league-note">You trade in your league portfolio, ${portfolio.name}${leagueRules.length ? html`: ${leagueRules.join('; ')}` : ''}.
+      <a href="#/leagues/${portfolio.leagueId}">The league</a></p>` : ''}
     ${replay ? html`<h2 id="trends">Trends</h2>` : ''}
     <div class="card">
       <div class="segmented" role="group" aria-label="Chart range">${ranges.map(([id, label]) => html`<button data-range="${id}" aria-pressed="${id === range}">${label}</button>`)}</div>
