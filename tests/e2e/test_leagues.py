@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PASSWORD, PHONE, click, fetch_json, go, open_page_with_csp_listener,
-                         open_trade, sign_up, text_in, visible, wait)
+                         open_trade, sign_up, text_in, use_appearance, visible, wait)
 from test_replay import NO_STYLE_ATTRIBUTES, check_layout, loaded, press, shoot
 
 
@@ -312,12 +312,7 @@ def test_every_league_screen_fits_and_is_captured(server, driver_factory, screen
 def test_league_screens_meet_aa_contrast_without_inline_styles(server, driver_factory, theme, palette):
     driver = driver_factory(*LAPTOP)
     open_page_with_csp_listener(driver)
-    go(driver, server, "login")
-    visible(driver, "#username")
-    driver.execute_script(f"localStorage.setItem('bullpen.theme', '{theme}'); localStorage.setItem('bullpen.palette', '{palette}')")
-    driver.refresh()   # the app reads the appearance as it starts: a change of hash alone would not apply it
-    visible(driver, "#username")
-    assert driver.execute_script("return [document.documentElement.dataset.theme, document.documentElement.dataset.palette]") == [theme, palette]
+    use_appearance(driver, server, theme, palette)
     sign_up(driver, server, "laa" + uuid.uuid4().hex[:8])
     league, other = replay_league_with_a_member(driver)
 

@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PHONE, click, fetch_json, go, money_text,
+from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PHONE, click, fetch_json, go, money_text, use_appearance,
                          open_page_with_csp_listener, open_trade, sign_up, text_in, visible, wait)
 
 NO_STYLE_ATTRIBUTES = "return [...document.querySelectorAll('[style]')].map((e) => e.outerHTML.slice(0, 120))"
@@ -349,9 +349,7 @@ def test_a_replay_that_reaches_the_end_of_the_data_offers_its_report(server, dri
 def test_replay_screens_meet_aa_contrast_without_inline_styles(server, driver_factory, theme, palette):
     driver = driver_factory(*LAPTOP)
     open_page_with_csp_listener(driver)
-    go(driver, server, "login")
-    visible(driver, "#username")
-    driver.execute_script(f"localStorage.setItem('bullpen.theme', '{theme}'); localStorage.setItem('bullpen.palette', '{palette}')")
+    use_appearance(driver, server, theme, palette)
     sign_up(driver, server, "raa" + uuid.uuid4().hex[:8])
     scenario = fetch_json(driver, "/api/v1/replay/scenarios")["json"]["scenarios"][0]["id"]
     created = fetch_json(driver, "/api/v1/portfolios", "POST", {"name": "Contrast", "replay": {"scenario": scenario}})

@@ -238,16 +238,22 @@ return failures;
 """
 
 
+def use_appearance(driver, server, theme, palette):
+    """Opens the login page with `theme` and `palette` applied (the app reads them as it starts:
+    a change of hash alone would not apply them)."""
+    go(driver, server, "login")
+    visible(driver, "#username")
+    driver.execute_script(f"localStorage.setItem('bullpen.theme', '{theme}'); localStorage.setItem('bullpen.palette', '{palette}')")
+    driver.refresh()
+    visible(driver, "#username")
+    assert driver.execute_script("return [document.documentElement.dataset.theme, document.documentElement.dataset.palette]") == [theme, palette]
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("palette", ["standard", "colorblind"])
 def test_text_contrast_meets_aa(server, driver_factory, theme, palette):
     driver = driver_factory(*LAPTOP)
-    go(driver, server, "login")
-    visible(driver, "#username")
-    driver.execute_script(f"localStorage.setItem('bullpen.theme', '{theme}'); localStorage.setItem('bullpen.palette', '{palette}')")
-    driver.refresh()   # the app reads the appearance as it starts: a change of hash alone would not apply it
-    visible(driver, "#username")
-    assert driver.execute_script("return [document.documentElement.dataset.theme, document.documentElement.dataset.palette]") == [theme, palette]
+    use_appearance(driver, server, theme, palette)
     sign_up(driver, server, "aa" + uuid.uuid4().hex[:8])
     buy_some_msft(driver, server)
     for screen in each_screen(driver, server):

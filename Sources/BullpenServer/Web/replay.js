@@ -25,3 +25,15 @@ export function nextProfileName(portfolios) {
   while (taken.has(`profile ${n}`)) n += 1;
   return `Profile ${n}`;
 }
+
+/** Lets a year and month picker choose only the months from `firstMonth` to `lastMonth`
+ *  (`YYYY-MM`): the others are disabled, and a month outside moves to the nearest inside. */
+export function boundMonthPicker(year, month, firstMonth, lastMonth) {
+  for (const option of month.options) {
+    const at = `${year.value}-${option.value}`;
+    option.disabled = at < firstMonth || at > lastMonth;
+  }
+  const at = `${year.value}-${month.value}`;
+  if (at < firstMonth) month.value = firstMonth.slice(5);
+  if (at > lastMonth) month.value = lastMonth.slice(5);
+}

@@ -5,7 +5,7 @@
 import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
-import { replayOptions } from '/replay.js';
+import { boundMonthPicker, replayOptions } from '/replay.js';
 import { toast } from '/components/toast.js';
 import { METRICS } from '/leagues.js';
 import { formatDate, formatMonthName } from '/format.js';
@@ -159,16 +159,7 @@ export default async function newLeagueScreen({ live }) {
   const random = document.getElementById('league-random');
   const checked = (name) => form.querySelector(`[name="${name}"]:checked`).value;
 
-  // Only the months inside the history can be chosen; a month outside moves to the nearest inside.
-  const boundMonths = () => {
-    for (const option of month.options) {
-      const at = `${year.value}-${option.value}`;
-      option.disabled = at < firstMonth || at > lastMonth;
-    }
-    const at = `${year.value}-${month.value}`;
-    if (at < firstMonth) month.value = firstMonth.slice(5);
-    if (at > lastMonth) month.value = lastMonth.slice(5);
-  };
+  const boundMonths = () => boundMonthPicker(year, month, firstMonth, lastMonth);
   const update = () => {
     const replay = checked('clock') === 'replay';
     document.getElementById('replay-fields').hidden = !replay;

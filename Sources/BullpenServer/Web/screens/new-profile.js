@@ -5,7 +5,7 @@ import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
 import { loadPortfolios, selectPortfolio } from '/portfolios.js';
-import { replayOptions, nextProfileName } from '/replay.js';
+import { boundMonthPicker, replayOptions, nextProfileName } from '/replay.js';
 import { toast } from '/components/toast.js';
 import { formatDate, formatMonthName } from '/format.js';
 
@@ -72,16 +72,7 @@ export default async function newProfileScreen({ live }) {
   const scenario = document.getElementById('profile-scenario');
   const startWith = () => form.querySelector('[name="start-with"]:checked').value;
 
-  // Only the months inside the history can be chosen; a month outside moves to the nearest inside.
-  const boundMonths = () => {
-    for (const option of month.options) {
-      const at = `${year.value}-${option.value}`;
-      option.disabled = at < firstMonth || at > lastMonth;
-    }
-    const at = `${year.value}-${month.value}`;
-    if (at < firstMonth) month.value = firstMonth.slice(5);
-    if (at > lastMonth) month.value = lastMonth.slice(5);
-  };
+  const boundMonths = () => boundMonthPicker(year, month, firstMonth, lastMonth);
   const update = () => {
     const byScenario = startWith() === 'scenario';
     document.getElementById('scenario-fields').hidden = !byScenario;
