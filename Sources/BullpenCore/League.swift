@@ -78,6 +78,12 @@ public enum JoinCode {
         String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
     }
 
+    /// A code from the system's random numbers.
+    public static func generate() -> String {
+        var random = SystemRandomNumberGenerator()
+        return generate(using: &random)
+    }
+
     /// The code as typed, normalized; nil when it cannot be a code.
     public static func normalize(_ text: String) -> String? {
         let code = text.uppercased().filter { $0 != " " && $0 != "-" }
@@ -196,19 +202,17 @@ public enum Leaderboard {
 
     /// The figures of one entry, the current equity counted as the latest day.
     public static func figures(of entry: Entry) -> Standing {
-        var stats = entry.stats
-        var sharpeStats = stats
-        // The current valuation is a session not stored yet (today's, before its close is kept).
-        if stats.through.map({ entry.session > $0 }) ?? true {
-            sharpeStats.add([EquitySnapshot(date: entry.session, cash: entry.equity, marketValue: .zero)])
-            stats.peak = max(stats.peak, entry.equity)
+        // The current valuation is the latest day, unless its session's close is stored already.
+        var current = entry.stats
+        if entry.stats.through.map({ entry.session > $0 }) ?? true {
+            current.add([EquitySnapshot(date: entry.session, cash: entry.equity, marketValue: .zero)])
         }
-        let reference = stats.through == entry.session ? stats.previous : stats.last
+        let reference = entry.stats.through == entry.session ? entry.stats.previous : entry.stats.last
         let totalReturn = entry.startingCash.cents > 0
             ? FixedPoint.divideRounded((entry.equity.cents - entry.startingCash.cents) * 10_000, by: entry.startingCash.cents) : 0
-        let drawdown = max(stats.maxDrawdown, EquityStats.drawdown(from: stats.peak, to: entry.equity))
+        let drawdown = max(current.maxDrawdown, EquityStats.drawdown(from: current.peak, to: entry.equity))
         return Standing(rank: 0, player: entry.player, name: entry.name, equity: entry.equity, totalReturn: totalReturn,
-                        todayChange: entry.equity - reference, sharpe: sharpe(sharpeStats), maxDrawdown: drawdown,
+                        todayChange: entry.equity - reference, sharpe: sharpe(current), maxDrawdown: drawdown,
                         vsBenchmark: entry.benchmarkReturn.map { totalReturn - $0 }, trades: entry.trades,
                         portfolio: entry.portfolio)
     }
@@ -313,6 +317,9 @@ public struct LeagueRecord: Sendable, Hashable {
         if let replayDate { return .replay(replayDate.date) }
         return .live
     }
+
+    /// How a member's replay portfolio begins: on the league's date, with cash only.
+    public var portfolioReplay: ReplayInfo? { replayDate.map { ReplayInfo(start: $0, scenario: nil, holdings: [:]) } }
 }
 
 /// A player's place in a league.

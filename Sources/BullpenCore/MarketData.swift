@@ -7,6 +7,9 @@ public enum PortfolioClock: Sendable, Hashable {
     case live
     /// A historical replay standing on a past session date (later issue).
     case replay(Date)
+
+    /// A replay's date; nil for the live clock.
+    public var date: Date? { if case .replay(let date) = self { date } else { nil } }
 }
 
 /// What the market data knows about one listed company.

@@ -61,12 +61,14 @@ public enum BullpenApp {
             app.quoteHub = hub
             app.lifecycle.use(QuoteHubLifecycle(hub: hub))
             if configuration.closingEquityJob {
-                app.lifecycle.use(ClosingEquityLifecycle(job: ClosingEquityJob(store: store, source: marketData, logger: app.logger)))
+                let job = ClosingEquityJob(store: store, source: marketData, logger: app.logger)
+                app.lifecycle.use(BackgroundLoop { await job.runLogged() })
             }
             if configuration.leagueScheduleJob {
                 let leagues = app.bullpen.leagues, logger = app.logger
-                app.lifecycle.use(BackgroundLoop(every: .seconds(30)) {
+                app.lifecycle.use(BackgroundLoop {
                     do { try await leagues.runSchedule() } catch { logger.warning("league schedule failed", metadata: ["error": "\(error)"]) }
+                    return .seconds(30)
                 })
             }
         }

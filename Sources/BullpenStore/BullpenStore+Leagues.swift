@@ -108,19 +108,19 @@ struct EquityStatsRow: Codable, Sendable {
     /// How both batch writers write a period's figures that exist already: the new ones win.
     static let upsert = #"ON CONFLICT ("portfolio_id", "period") DO UPDATE SET "through" = "excluded"."through", "sessions" = "excluded"."sessions", "last_cents" = "excluded"."last_cents", "previous_cents" = "excluded"."previous_cents", "peak_cents" = "excluded"."peak_cents", "max_drawdown" = "excluded"."max_drawdown", "sum_returns" = "excluded"."sum_returns", "sum_squares" = "excluded"."sum_squares""#
 
-    static func stats(startingCash: Money, through: String?, sessions: Int?, last: Int64?, previous: Int64?, peak: Int64?,
-                      maxDrawdown: Int64?, sumReturns: Double?, sumSquares: Double?) -> EquityStats {
+    /// The figures of a row holding this table's columns (all null, as a left join leaves them,
+    /// for a period without any yet: it starts from its starting cash).
+    static func stats(of row: any SQLRow, startingCash: Money) throws -> EquityStats {
         var stats = EquityStats(startingCash: startingCash)
-        guard let through, let date = SessionDate(iso: through), let sessions, let last, let previous, let peak,
-              let maxDrawdown, let sumReturns, let sumSquares else { return stats }
-        stats.through = date
-        stats.sessions = sessions
-        stats.last = Money(cents: last)
-        stats.previous = Money(cents: previous)
-        stats.peak = Money(cents: peak)
-        stats.maxDrawdown = maxDrawdown
-        stats.sumReturns = sumReturns
-        stats.sumSquares = sumSquares
+        guard let through = try row.decode(column: "through", as: String?.self) else { return stats }
+        stats.through = SessionDate(iso: through)
+        stats.sessions = try row.decode(column: "sessions", as: Int.self)
+        stats.last = Money(cents: try row.decode(column: "last_cents", as: Int64.self))
+        stats.previous = Money(cents: try row.decode(column: "previous_cents", as: Int64.self))
+        stats.peak = Money(cents: try row.decode(column: "peak_cents", as: Int64.self))
+        stats.maxDrawdown = try row.decode(column: "max_drawdown", as: Int64.self)
+        stats.sumReturns = try row.decode(column: "sum_returns", as: Double.self)
+        stats.sumSquares = try row.decode(column: "sum_squares", as: Double.self)
         return stats
     }
 }
@@ -133,7 +133,6 @@ public struct StandingInput: Sendable {
     public var username: String
     public var portfolioName: String
     public var joinedAt: Date
-    public var createdAt: Date
     public var startingCash: Money
     public var cash: Money
     public var holdings: [Symbol: Int64]
@@ -186,22 +185,21 @@ extension BullpenStore {
     /// Every member the league ever had (active, left, removed), by join date.
     public func members(of league: LeagueID) async throws -> [LeagueMember] {
         try await sql(db).raw("""
-            SELECT "m"."user_id", "u"."username", "m"."portfolio_id", "m"."status", "m"."may_rejoin", "m"."joined_at",
-                   "m"."left_at"
-            FROM "league_members" AS "m" JOIN "users" AS "u" ON "u"."id" = "m"."user_id"
-            WHERE "m"."league_id" = \(bind: league.uuid) ORDER BY "m"."joined_at", "u"."username"
+            \(unsafeRaw: Self.memberQuery) WHERE "m"."league_id" = \(bind: league.uuid) ORDER BY "m"."joined_at", "u"."username"
             """).all().map(Self.member)
     }
 
     /// The caller's place in a league, if they ever joined it.
     public func membership(of user: UserID, in league: LeagueID) async throws -> LeagueMember? {
         try await sql(db).raw("""
-            SELECT "m"."user_id", "u"."username", "m"."portfolio_id", "m"."status", "m"."may_rejoin", "m"."joined_at",
-                   "m"."left_at"
-            FROM "league_members" AS "m" JOIN "users" AS "u" ON "u"."id" = "m"."user_id"
-            WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."user_id" = \(bind: user.uuid)
+            \(unsafeRaw: Self.memberQuery) WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."user_id" = \(bind: user.uuid)
             """).first().map(Self.member)
     }
+
+    private static let memberQuery = """
+        SELECT "m"."user_id", "u"."username", "m"."portfolio_id", "m"."status", "m"."may_rejoin", "m"."joined_at", "m"."left_at"
+        FROM "league_members" AS "m" JOIN "users" AS "u" ON "u"."id" = "m"."user_id"
+        """
 
     private static func member(_ row: any SQLRow) throws -> LeagueMember {
         let user = try row.decode(column: "user_id", as: UUID.self)
@@ -311,10 +309,8 @@ extension BullpenStore {
             name = "\(league.name) (\(n))"
         }
         let now = time.now()
-        var replay: ReplayInfo?
-        if let date = league.replayDate { replay = ReplayInfo(start: date, scenario: nil, holdings: [:]) }
         var row = try newPortfolioRow(owner: user.uuid, name: name, startingCash: league.startingCash,
-                                      rules: league.portfolioRules, replay: replay, now: now)
+                                      rules: league.portfolioRules, replay: league.portfolioReplay, now: now)
         row.leagueId = league.id.uuid
         try await sql.insert(into: "portfolios").model(row, with: Self.rowEncoder).run()
         if let existing {
@@ -425,8 +421,7 @@ extension BullpenStore {
             guard !ids.isEmpty else { return ids }
             let traded = try await sql.select().column("id").from("journal_entries").where("portfolio_id", .in, ids).first()
             guard traded == nil else { throw StoreError.leagueStarted }
-            var replay: String?
-            if let date = league.replayDate { replay = try PortfolioRow.encodeReplay(ReplayInfo(start: date, scenario: nil, holdings: [:])) }
+            let replay = try PortfolioRow.encodeReplay(league.portfolioReplay)
             try await sql.update("portfolios").set("starting_cash_cents", to: league.startingCash.cents)
                 .set("cash_cents", to: league.startingCash.cents).set("rules", to: try PortfolioRow.encodeRules(league.portfolioRules))
                 .set("clock", to: PortfolioRow.encodeClock(league.portfolioClock)).set("replay", to: replay)
@@ -530,20 +525,12 @@ extension BullpenStore {
                 portfolio: PortfolioID(id), player: UserID(try row.decode(column: "user_id", as: UUID.self)),
                 username: try row.decode(column: "username", as: String.self),
                 portfolioName: try row.decode(column: "name", as: String.self),
-                joinedAt: try row.decode(column: "joined_at", as: Date?.self) ?? createdAt, createdAt: createdAt,
+                joinedAt: try row.decode(column: "joined_at", as: Date?.self) ?? createdAt,
                 startingCash: startingCash, cash: Money(cents: try row.decode(column: "cash_cents", as: Int64.self)),
                 holdings: [:], costs: [:],
                 replayStart: try row.decode(column: "replay", as: String?.self).flatMap {
                     try? JSONDecoder().decode(ReplayInfo.self, from: Data($0.utf8)).start },
-                stats: EquityStatsRow.stats(
-                    startingCash: startingCash, through: try row.decode(column: "through", as: String?.self),
-                    sessions: try row.decode(column: "sessions", as: Int?.self),
-                    last: try row.decode(column: "last_cents", as: Int64?.self),
-                    previous: try row.decode(column: "previous_cents", as: Int64?.self),
-                    peak: try row.decode(column: "peak_cents", as: Int64?.self),
-                    maxDrawdown: try row.decode(column: "max_drawdown", as: Int64?.self),
-                    sumReturns: try row.decode(column: "sum_returns", as: Double?.self),
-                    sumSquares: try row.decode(column: "sum_squares", as: Double?.self)),
+                stats: try EquityStatsRow.stats(of: row, startingCash: startingCash),
                 trades: try row.decode(column: "trades", as: Int.self))
             order.append(id)
         }
@@ -579,18 +566,30 @@ extension BullpenStore {
         return result
     }
 
-    /// The folded daily figures of a portfolio's current period.
-    public func equityStats(of id: PortfolioID, period: Int, startingCash: Money) async throws -> EquityStats {
-        try await equityStats(of: id.uuid, period: period, startingCash: startingCash, on: db)
+    /// The folded daily figures of each portfolio's current period (a portfolio without any yet
+    /// starts from its starting cash).
+    func currentEquityStats(of portfolios: [PortfolioID]) async throws -> [PortfolioID: EquityStats] {
+        guard !portfolios.isEmpty else { return [:] }
+        let rows = try await sql(db).raw("""
+            SELECT "p"."id", "p"."starting_cash_cents", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents",
+                   "s"."peak_cents", "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares"
+            FROM "portfolios" AS "p"
+            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
+            WHERE "p"."id" IN (\(binds: portfolios.map(\.uuid)))
+            """).all()
+        var result: [PortfolioID: EquityStats] = [:]
+        for row in rows {
+            result[PortfolioID(try row.decode(column: "id", as: UUID.self))] = try EquityStatsRow.stats(
+                of: row, startingCash: Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self)))
+        }
+        return result
     }
 
     func equityStats(of id: UUID, period: Int, startingCash: Money, on db: any Database) async throws -> EquityStats {
         guard let row = try await sql(db).select().column("*").from("equity_stats").where("portfolio_id", .equal, id)
-            .where("period", .equal, period).first(decoding: EquityStatsRow.self, with: Self.rowDecoder)
+            .where("period", .equal, period).first()
         else { return EquityStats(startingCash: startingCash) }
-        return EquityStatsRow.stats(startingCash: startingCash, through: row.through, sessions: row.sessions, last: row.lastCents,
-                                    previous: row.previousCents, peak: row.peakCents, maxDrawdown: row.maxDrawdown,
-                                    sumReturns: row.sumReturns, sumSquares: row.sumSquares)
+        return try EquityStatsRow.stats(of: row, startingCash: startingCash)
     }
 
     /// Whether the user appears on the global leaderboard.

@@ -167,8 +167,8 @@ extension BullpenStore {
         public var startedAt: Date
         /// The last day of the period with its closing equity stored.
         public var lastSnapshot: SessionDate?
-        /// When its trading ends (a league's end): sessions after it are not stored, so that the
-        /// final standings stay as they were.
+        /// When its league ends: sessions after it are not stored, so that the final standings
+        /// stay as they were.
         public var tradingCloses: Date?
     }
 
@@ -176,12 +176,13 @@ extension BullpenStore {
     /// query, so that the job reads journals only for portfolios with sessions to store.
     public func livePortfolios() async throws -> [LivePortfolio] {
         try await sql(db).raw("""
-            SELECT "p"."id", "p"."user_id", "p"."period", "p"."created_at", "p"."rules",
+            SELECT "p"."id", "p"."user_id", "p"."period", "p"."created_at", "l"."ends_at",
                 (SELECT "pp"."ended_at" FROM "portfolio_periods" AS "pp"
                  WHERE "pp"."portfolio_id" = "p"."id" AND "pp"."period" = "p"."period" - 1) AS "started_at",
                 (SELECT MAX("s"."date") FROM "equity_snapshots" AS "s"
                  WHERE "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period") AS "last_snapshot"
-            FROM "portfolios" AS "p" WHERE "p"."clock" = \(bind: PortfolioRow.encodeClock(.live)) ORDER BY "p"."id"
+            FROM "portfolios" AS "p" LEFT JOIN "leagues" AS "l" ON "l"."id" = "p"."league_id"
+            WHERE "p"."clock" = \(bind: PortfolioRow.encodeClock(.live)) ORDER BY "p"."id"
             """).all().map { row in
                 LivePortfolio(id: PortfolioID(try row.decode(column: "id", as: UUID.self)),
                               owner: UserID(try row.decode(column: "user_id", as: UUID.self)),
@@ -189,8 +190,7 @@ extension BullpenStore {
                               startedAt: try row.decode(column: "started_at", as: Date?.self)
                                   ?? row.decode(column: "created_at", as: Date.self),
                               lastSnapshot: try row.decode(column: "last_snapshot", as: String?.self).flatMap { SessionDate(iso: $0) },
-                              tradingCloses: try? JSONDecoder().decode(PortfolioRules.self,
-                                                                       from: Data(row.decode(column: "rules", as: String.self).utf8)).tradingCloses)
+                              tradingCloses: try row.decode(column: "ends_at", as: Date?.self))
             }
     }
 
@@ -234,35 +234,45 @@ extension BullpenStore {
     /// - Throws: ``StoreError/portfolioChanged`` when it moved meanwhile, ``StoreError/replayEnded``,
     ///   ``StoreError/notReplay``.
     public func advanceReplay(_ id: PortfolioID, owner: UserID, version: Int64, from: SessionDate, to: SessionDate,
-                              snapshots: [EquitySnapshot], stats: EquityStats? = nil) async throws -> PortfolioRecord {
-        let command = LedgerCommand.advance(ReplayStep(version: version, from: from, to: to, snapshots: snapshots, stats: stats),
-                                            portfolio: id, owner: owner)
-        guard case .advanced(let record) = try await ledger.submit(command, store: self) else { throw StoreError.unavailable }
-        return record
+                              snapshots: [EquitySnapshot]) async throws -> PortfolioRecord {
+        try await advanceReplays([ReplayMove(portfolio: id, owner: owner, version: version, from: from, to: to,
+                                             snapshots: snapshots)])[0].get()
     }
 
-    /// One portfolio's move in a league's advance.
+    /// One replay portfolio's move: to `to` from `from`, where it stood at `version`.
     public struct ReplayMove: Sendable {
         public var portfolio: PortfolioID
         public var owner: UserID
         public var version: Int64
         public var from: SessionDate
         public var to: SessionDate
+        /// The equity at the close of `from` and of each session through `to`.
         public var snapshots: [EquitySnapshot]
-        public var stats: EquityStats
         public init(portfolio: PortfolioID, owner: UserID, version: Int64, from: SessionDate, to: SessionDate,
-                    snapshots: [EquitySnapshot], stats: EquityStats) {
+                    snapshots: [EquitySnapshot]) {
             self.portfolio = portfolio; self.owner = owner; self.version = version; self.from = from; self.to = to
-            self.snapshots = snapshots; self.stats = stats
+            self.snapshots = snapshots
         }
     }
 
-    /// Moves many replay portfolios together (a league's members): submitted to the ledger at
-    /// once, so that they go in as few batches as its size allows. Each answers for itself.
+    /// Moves replay portfolios' clocks (one, or a league's members together: submitted to the
+    /// ledger at once, so that they go in as few batches as its size allows), each with its
+    /// snapshots and its folded daily figures, if it still stands where its move was computed
+    /// from. Each answers for itself: ``StoreError/portfolioChanged`` when it moved meanwhile,
+    /// ``StoreError/replayEnded``, ``StoreError/notReplay``, ``StoreError/portfolioClosed``.
     public func advanceReplays(_ moves: [ReplayMove]) async -> [Result<PortfolioRecord, any Error>] {
+        // The figures so far, in one query; a portfolio that moves meanwhile fails its version check.
+        let stats: [PortfolioID: EquityStats]
+        do {
+            stats = try await currentEquityStats(of: moves.map(\.portfolio))
+        } catch {
+            return moves.map { _ in .failure(error) }
+        }
         let commands = moves.map { move in
-            LedgerCommand.advance(ReplayStep(version: move.version, from: move.from, to: move.to, snapshots: move.snapshots,
-                                             stats: move.stats), portfolio: move.portfolio, owner: move.owner)
+            var folded = stats[move.portfolio]
+            folded?.add(move.snapshots)
+            return LedgerCommand.advance(ReplayStep(version: move.version, from: move.from, to: move.to, snapshots: move.snapshots,
+                                                    stats: folded), portfolio: move.portfolio, owner: move.owner)
         }
         return await ledger.submit(commands, store: self).map { result in
             result.flatMap { outcome in

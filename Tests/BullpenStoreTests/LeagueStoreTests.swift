@@ -38,7 +38,7 @@ struct LeagueStoreTests {
             })
             // The same sessions again are not folded twice.
             try await store.saveClosingEquity(of: memberPortfolio.id, period: 1, [EquitySnapshot(date: days[2], cash: Money(cents: 98_000), marketValue: .zero)])
-            let stats = try await store.equityStats(of: memberPortfolio.id, period: 1, startingCash: Money(dollars: 1_000))
+            let stats = try #require(try await store.currentEquityStats(of: [memberPortfolio.id])[memberPortfolio.id])
             #expect(stats.sessions == 3 && stats.last == Money(cents: 98_000) && stats.previous == Money(cents: 101_000)
                     && stats.peak == Money(cents: 101_000) && stats.maxDrawdown == 297)
 

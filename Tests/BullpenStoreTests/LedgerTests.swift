@@ -159,11 +159,9 @@ struct LedgerTests {
             let start = SessionDate(year: 2009, month: 3, day: 2), next = SessionDate(year: 2009, month: 3, day: 3)
             let replay = try await store.createPortfolio(owner: user.id, name: "Replay", startingCash: Money(dollars: 100),
                                                          replay: ReplayInfo(start: start))
-            let snapshot = EquitySnapshot(date: next, cash: Money(dollars: 100), marketValue: .zero)
-            var stats = EquityStats(startingCash: Money(dollars: 100))
-            stats.add([snapshot])
+            // The advance writes its snapshot and the period's folded figures.
             _ = try await store.advanceReplay(replay.id, owner: user.id, version: replay.version, from: start, to: next,
-                                              snapshots: [snapshot], stats: stats)
+                                              snapshots: [EquitySnapshot(date: next, cash: Money(dollars: 100), marketValue: .zero)])
             let results = await store.ledger.submit(
                 [Self.order(.buy, 3, "KO", at: "50.25", in: main.id, owner: user.id, clientOrderID: "c-1", key: "k-1")],
                 store: store)

@@ -27,10 +27,7 @@ struct ActivityRoutes: RouteCollection {
             for entry in try await store.journal(of: id, owner: caller.user, periods: periods).reversed() {
                 csv.append(ActivityDTO(entry))
             }
-            var headers = HTTPHeaders()
-            headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
-            headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"activities-\(id).csv\"")
-            return Response(status: .ok, headers: headers, body: .init(string: csv.text))
+            return csvResponse(csv.text, filename: "activities-\(id).csv")
         case let other:
             throw APIError.validation("format must be json or csv, not '\(other)'.")
         }

@@ -205,24 +205,18 @@ struct LeagueRoutes: RouteCollection {
                     .joined(separator: ",") + "\n"
             }
         case "trades":
-            text = "username," + ActivityCSV.header
+            var csv = ActivityCSV(leading: ["username"])
             for member in try await req.bullpen.store.members(of: league.id) {
                 guard let portfolio = member.portfolioID else { continue }
-                var csv = ActivityCSV()
                 for entry in try await req.bullpen.store.journal(of: portfolio, owner: member.userID, periods: .current).reversed() {
-                    csv.append(ActivityDTO(entry))
-                }
-                for line in csv.text.split(separator: "\n").dropFirst() {
-                    text += CSVField.escape(member.username) + "," + line + "\n"
+                    csv.append(ActivityDTO(entry), leading: [member.username])
                 }
             }
+            text = csv.text
         default:
             throw APIError.validation("kind must be standings or trades, not '\(kind)'.")
         }
-        var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
-        headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"league-\(league.id)-\(kind).csv\"")
-        return Response(status: .ok, headers: headers, body: .init(string: text))
+        return csvResponse(text, filename: "league-\(league.id)-\(kind).csv")
     }
 
     // MARK: Leaderboards
@@ -339,14 +333,6 @@ extension StandingDTO {
                   maxDrawdownPercent: Percent(hundredths: standing.maxDrawdown).decimalString,
                   vsBenchmarkPercent: standing.vsBenchmark.map { Percent(hundredths: $0).decimalString },
                   trades: standing.trades, isMe: standing.player == me)
-    }
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-enum CSVField {
-    static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

@@ -58,60 +58,37 @@ struct ClosingEquityJob: Sendable {
         return day
     }
 
-    /// Runs now, then a few minutes after each session's close, until cancelled.
-    func run() async {
-        let calendar = TradingCalendar()
-        while !Task.isCancelled {
-            do {
-                let stored = try await runOnce()
-                if stored > 0 { logger.info("stored closing equity", metadata: ["snapshots": "\(stored)"]) }
-            } catch {
-                logger.warning("closing equity job failed", metadata: ["error": "\(error)"])
-            }
-            let next = calendar.nextClose(after: Date()).addingTimeInterval(5 * 60)
-            try? await Task.sleep(for: .seconds(max(60, next.timeIntervalSinceNow)))
+    /// Runs once, logging what it did, and says how long to wait: until a few minutes after the
+    /// next session's close.
+    func runLogged() async -> Duration {
+        do {
+            let stored = try await runOnce()
+            if stored > 0 { logger.info("stored closing equity", metadata: ["snapshots": "\(stored)"]) }
+        } catch {
+            logger.warning("closing equity job failed", metadata: ["error": "\(error)"])
         }
+        let next = TradingCalendar().nextClose(after: Date()).addingTimeInterval(5 * 60)
+        return .seconds(max(60, next.timeIntervalSinceNow))
     }
 }
 
-/// Starts the closing-equity job with the application and stops it on shutdown.
-final class ClosingEquityLifecycle: LifecycleHandler, Sendable {
-    let job: ClosingEquityJob
-    private let task = Mutex<Task<Void, Never>?>(nil)
-
-    init(job: ClosingEquityJob) { self.job = job }
-
-    func didBootAsync(_ application: Application) async throws {
-        let job = job
-        task.withLock { $0 = Task { await job.run() } }
-    }
-
-    func shutdownAsync(_ application: Application) async {
-        let running = task.withLock { task -> Task<Void, Never>? in defer { task = nil }; return task }
-        guard let running else { return }
-        running.cancel()
-        await running.value
-    }
-}
-
-/// Runs `work` now and then every `interval` while the application runs (scheduled league clocks).
+/// Runs `work` when the application has booted and again after each wait it returns, until the
+/// application shuts down (the closing-equity job, scheduled league clocks).
 final class BackgroundLoop: LifecycleHandler, Sendable {
-    let interval: Duration
-    let work: @Sendable () async -> Void
+    let work: @Sendable () async -> Duration
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(every interval: Duration, _ work: @escaping @Sendable () async -> Void) {
-        self.interval = interval
+    init(_ work: @escaping @Sendable () async -> Duration) {
         self.work = work
     }
 
     func didBootAsync(_ application: Application) async throws {
-        let interval = interval, work = work
+        let work = work
         task.withLock {
             $0 = Task {
                 while !Task.isCancelled {
-                    await work()
-                    try? await Task.sleep(for: interval)
+                    let wait = await work()
+                    try? await Task.sleep(for: wait)
                 }
             }
         }

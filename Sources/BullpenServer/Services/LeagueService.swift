@@ -174,17 +174,13 @@ struct LeagueService: Sendable {
         if let endsAt = body.endsAt, endsAt <= now { throw APIError(.invalidDates, "endsAt must be in the future.") }
         try Self.checkDates(startsAt: startsAt, endsAt: body.endsAt)
         let settings = try Self.settings(body.rules, clock: clock)
-        var random = SystemRandomNumberGenerator()
         let league = LeagueRecord(
             id: LeagueID(UUID()), ownerID: owner, name: name, description: description, visibility: visibility,
-            code: JoinCode.generate(using: &random), startingCash: cash, clock: clock, rules: settings.rules,
+            code: JoinCode.generate(), startingCash: cash, clock: clock, rules: settings.rules,
             settings: settings.settings, defaultMetric: try Self.metric(body.defaultMetric) ?? .return, startsAt: startsAt,
             endsAt: body.endsAt, replayStart: replayStart, replayDate: replayStart, nextAdvanceAt: nextAdvance,
             createdAt: now, updatedAt: now, version: 1)
-        return try await store.createLeague(league) {
-            var random = SystemRandomNumberGenerator()
-            return JoinCode.generate(using: &random)
-        }
+        return try await store.createLeague(league) { JoinCode.generate() }
     }
 
     static func describe(_ text: String?) throws -> String {
@@ -226,8 +222,7 @@ struct LeagueService: Sendable {
     func regenerateCode(_ id: LeagueID, by user: UserID) async throws -> LeagueRecord {
         for _ in 1...5 {
             var league = try await ownedLeague(id, by: user)
-            var random = SystemRandomNumberGenerator()
-            league.code = JoinCode.generate(using: &random)
+            league.code = JoinCode.generate()
             do {
                 return try await store.updateLeague(league)
             } catch where BullpenStore.isConstraintFailure(error) {
@@ -330,45 +325,25 @@ struct LeagueService: Sendable {
         var pending = try await store.memberPortfolios(of: league.id)
         let total = pending.count
         for _ in 1...PortfolioService.attempts where !pending.isEmpty {
-            var states: [(UserID, PortfolioState)] = []
+            var states: [PortfolioState] = []
             for (user, portfolio) in pending {
-                guard let state = try? await store.state(of: portfolio, owner: user), state.portfolio.closedAt == nil,
-                      case .replay(let date) = state.portfolio.clock, SessionDate(date) < to else { continue }
-                states.append((user, state))
-            }
-            // Each symbol's bars once for the whole league.
-            let symbols = Set(states.flatMap { $0.1.book.positions.keys }).sorted()
-            let earliest = states.map { SessionDate($0.1.portfolio.clock.date ?? from.date) }.min() ?? from
-            var closes: [Symbol: [SessionDate: Price]] = [:]
-            var before: [Symbol: [SessionDate: Price]] = [:]
-            for symbol in symbols {
-                let bars = try await marketData.dailyBars(symbol, from: earliest.adding(days: -10), through: to, asOf: .replay(to.date))
-                closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
-                before[symbol] = closes[symbol]
-            }
-            var moves: [BullpenStore.ReplayMove] = []
-            for (user, state) in states {
-                let start = SessionDate(state.portfolio.clock.date ?? from.date)
-                let days = ReplayAdvance.days(after: start, through: to, last: range.upperBound)
-                var startPrices: [Symbol: Price] = [:]
-                for symbol in state.book.positions.keys {
-                    startPrices[symbol] = before[symbol]?.filter { $0.key <= start }.max { $0.key < $1.key }?.value
+                let state: PortfolioState
+                do {
+                    state = try await store.state(of: portfolio, owner: user)
+                } catch StoreError.notFound {
+                    continue   // its player's account went meanwhile
                 }
-                let snapshots = ReplayAdvance.snapshots(book: state.book, from: start, days: days, startPrices: startPrices,
-                                                        closes: closes)
-                var stats = try await store.equityStats(of: state.portfolio.id, period: state.portfolio.period,
-                                                        startingCash: state.portfolio.startingCash)
-                stats.add(snapshots)
-                moves.append(BullpenStore.ReplayMove(portfolio: state.portfolio.id, owner: user, version: state.portfolio.version,
-                                                     from: start, to: to, snapshots: snapshots, stats: stats))
+                guard state.portfolio.closedAt == nil, let date = state.portfolio.clock.date, SessionDate(date) < to else { continue }
+                states.append(state)
             }
+            let moves = try await ReplayService(store: store, source: marketData, time: time).moves(states, to: to, last: range.upperBound)
             let results = await store.advanceReplays(moves)
             var retry: Set<PortfolioID> = []
             for (move, result) in zip(moves, results) {
-                if case .failure(let error) = result {
-                    if case StoreError.portfolioChanged = error { retry.insert(move.portfolio) } else if case StoreError.portfolioClosed = error {
-                        continue
-                    } else { throw error }
+                switch result {
+                case .success, .failure(StoreError.portfolioClosed): continue   // left meanwhile: it stays where it was
+                case .failure(StoreError.portfolioChanged): retry.insert(move.portfolio)
+                case .failure(let error): throw error
                 }
             }
             pending = pending.filter { retry.contains($0.portfolio) }
@@ -519,9 +494,4 @@ struct LeagueService: Sendable {
         "drawdown": "Maximum drawdown: the deepest fall from a high point to a later low, as a percent of that high. Smaller is better: it measures the worst loss a player sat through.",
         "vs_benchmark": "Versus the S&P 500: the portfolio's total return minus the S&P 500's over the same days. Positive means the player beat simply buying the index.",
     ]
-}
-
-extension PortfolioClock {
-    /// A replay's date; nil for the live clock.
-    var date: Date? { if case .replay(let date) = self { date } else { nil } }
 }

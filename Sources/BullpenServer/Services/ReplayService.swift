@@ -164,22 +164,15 @@ struct ReplayService: Sendable {
                 throw APIError(.invalidAdvance, "Give either 'days' (1 to \(ReplayAdvance.maxDays) trading days) or 'to' (a date).")
             }
             guard let to = passed.last else { throw Self.badDays }
-            let held = state.book.positions.keys.sorted()
-            let before = try await source.quotes(held, asOf: .replay(from.date)).mapValues(\.price)
-            var closes: [Symbol: [SessionDate: Price]] = [:]
-            for symbol in held {
-                let bars = try await source.dailyBars(symbol, from: passed.first, through: to, asOf: .replay(to.date))
-                closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
-            }
-            let snapshots = ReplayAdvance.snapshots(book: state.book, from: from, days: passed, startPrices: before, closes: closes)
-            var stats = try await store.equityStats(of: id, period: state.portfolio.period, startingCash: state.portfolio.startingCash)
-            stats.add(snapshots)
+            guard let move = try await moves([state], to: to, last: range.upperBound).first else { throw Self.badDays }
             do {
-                _ = try await store.advanceReplay(id, owner: owner, version: state.portfolio.version, from: from, to: to,
-                                                  snapshots: snapshots, stats: stats)
+                _ = try await store.advanceReplays([move])[0].get()
             } catch StoreError.portfolioChanged {
                 continue
             }
+            let held = state.book.positions.keys.sorted()
+            let before = try await source.quotes(held, asOf: .replay(from.date)).mapValues(\.price)
+            let snapshots = move.snapshots
             let after = try await source.quotes(held, asOf: .replay(to.date)).mapValues(\.price)
             let benchmark = try await benchmarkCloses(from: from, through: to)
             let endOfData = to == range.upperBound
@@ -194,6 +187,31 @@ struct ReplayService: Sendable {
                            message: message)
         }
         throw StoreError.portfolioChanged
+    }
+
+    /// The moves that take each portfolio from its own date to `to`, with its equity at the close
+    /// of that date and of each session passed: each symbol's bars read once for all of them (a
+    /// league moves its members together), each start's prices asked as of that start.
+    func moves(_ states: [PortfolioState], to: SessionDate, last: SessionDate) async throws -> [BullpenStore.ReplayMove] {
+        let starts = states.map { SessionDate($0.portfolio.clock.date ?? to.date) }
+        guard let earliest = starts.min() else { return [] }
+        let symbols = Set(states.flatMap { $0.book.positions.keys }).sorted()
+        var closes: [Symbol: [SessionDate: Price]] = [:]
+        for symbol in symbols {
+            let bars = try await source.dailyBars(symbol, from: earliest, through: to, asOf: .replay(to.date))
+            closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+        }
+        var startPrices: [SessionDate: [Symbol: Price]] = [:]
+        for start in Set(starts) {
+            startPrices[start] = try await source.quotes(symbols, asOf: .replay(start.date)).mapValues(\.price)
+        }
+        return zip(states, starts).map { state, start in
+            let snapshots = ReplayAdvance.snapshots(book: state.book, from: start,
+                                                    days: ReplayAdvance.days(after: start, through: to, last: last),
+                                                    startPrices: startPrices[start] ?? [:], closes: closes)
+            return BullpenStore.ReplayMove(portfolio: state.portfolio.id, owner: state.portfolio.ownerID,
+                                           version: state.portfolio.version, from: start, to: to, snapshots: snapshots)
+        }
     }
 
     static let badDays = APIError(.invalidAdvance, "A replay advances 1 to \(ReplayAdvance.maxDays) trading days at a time (252 is about a year).")
