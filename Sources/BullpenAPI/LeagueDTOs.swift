@@ -3,7 +3,7 @@ import Foundation
 // MARK: Requests
 
 /// How a replay league's clock moves: `"manual"`, or `{"every": "1h", "days": 1}`.
-public enum LeagueAdvanceRequest: Codable, Sendable, Hashable {
+public enum ClockAdvanceRequest: Codable, Sendable, Hashable {
     case manual
     case every(String, days: Int)
 
@@ -50,8 +50,8 @@ public struct LeagueClockRequest: Codable, Sendable, Hashable, RequestBody {
     public var mode: String
     /// `YYYY-MM`, `YYYY-MM-DD` or `random`.
     public var start: String?
-    public var advance: LeagueAdvanceRequest?
-    public init(mode: String, start: String? = nil, advance: LeagueAdvanceRequest? = nil) {
+    public var advance: ClockAdvanceRequest?
+    public init(mode: String, start: String? = nil, advance: ClockAdvanceRequest? = nil) {
         self.mode = mode; self.start = start; self.advance = advance
     }
     public init(from decoder: any Decoder) throws {
@@ -59,7 +59,7 @@ public struct LeagueClockRequest: Codable, Sendable, Hashable, RequestBody {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         mode = try c.decode(String.self, forKey: .mode)
         start = try c.decodeIfPresent(String.self, forKey: .start)
-        advance = try c.decodeIfPresent(LeagueAdvanceRequest.self, forKey: .advance)
+        advance = try c.decodeIfPresent(ClockAdvanceRequest.self, forKey: .advance)
     }
 }
 
@@ -163,7 +163,7 @@ public struct JoinLeagueRequest: Codable, Sendable, Hashable, RequestBody {
 }
 
 /// `POST /api/v1/leagues/{id}/advance`.
-public struct LeagueAdvanceBody: Codable, Sendable, Hashable, RequestBody {
+public struct LeagueAdvanceRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable { case days }
     public var days: Int
     public init(days: Int) { self.days = days }

@@ -133,6 +133,13 @@ public struct TradingCalendar: Sendable {
         }
     }
 
+    /// The last session whose close came at or before `instant`.
+    public func lastSession(closedBy instant: Date) -> SessionDate {
+        var day = tradingDay(onOrBefore: Self.sessionDate(at: instant))
+        if let close = sessionBounds(on: day)?.close, close > instant { day = previousTradingDay(before: day) }
+        return day
+    }
+
     /// The New York calendar date of `instant`.
     public static func sessionDate(at instant: Date) -> SessionDate {
         var calendar = Calendar(identifier: .gregorian)

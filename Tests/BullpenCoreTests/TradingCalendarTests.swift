@@ -66,4 +66,13 @@ struct TradingCalendarTests {
         #expect(TradingCalendar.easter(2000) == d(2000, 4, 23))
         #expect(TradingCalendar.easter(2038) == d(2038, 4, 25))
     }
+
+    @Test func theLastSessionClosedByAnInstant() {
+        // Friday 2024-01-05: before its close, Thursday is the last closed session; after, Friday.
+        #expect(calendar.lastSession(closedBy: TradingCalendar.instant(d(2024, 1, 5), 15, 59)) == d(2024, 1, 4))
+        #expect(calendar.lastSession(closedBy: TradingCalendar.instant(d(2024, 1, 5), 16, 0)) == d(2024, 1, 5))
+        #expect(calendar.lastSession(closedBy: TradingCalendar.instant(d(2024, 1, 7), 12, 0)) == d(2024, 1, 5))
+        // The day after Thanksgiving closes early (13:00).
+        #expect(calendar.lastSession(closedBy: TradingCalendar.instant(d(2024, 11, 29), 14, 0)) == d(2024, 11, 29))
+    }
 }

@@ -121,7 +121,7 @@ struct LeagueRoutes: RouteCollection {
 
     @Sendable func advance(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let body = try req.decodeJSON(LeagueAdvanceBody.self)
+        let body = try req.decodeJSON(LeagueAdvanceRequest.self)
         let service = req.bullpen.leagues
         let league = try await service.ownedLeague(try req.leagueID(), by: caller.user)
         let moved = try await service.advance(league, days: body.days)

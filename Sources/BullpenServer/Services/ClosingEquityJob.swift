@@ -24,7 +24,7 @@ struct ClosingEquityJob: Sendable {
         var stored = 0
         for portfolio in try await store.livePortfolios() {
             var last = last
-            if let closes = portfolio.tradingCloses { last = min(last, Self.lastSession(closedBy: closes, calendar: calendar)) }
+            if let closes = portfolio.tradingCloses { last = min(last, calendar.lastSession(closedBy: closes)) }
             let start = TradingCalendar.sessionDate(at: portfolio.startedAt)
             let first = portfolio.lastSnapshot.map { max(start, $0.adding(days: 1)) } ?? start
             guard first <= last else { continue }
@@ -49,13 +49,6 @@ struct ClosingEquityJob: Sendable {
             }
         }
         return stored
-    }
-
-    /// The last session whose close came at or before `instant`.
-    static func lastSession(closedBy instant: Date, calendar: TradingCalendar) -> SessionDate {
-        var day = calendar.tradingDay(onOrBefore: TradingCalendar.sessionDate(at: instant))
-        if let close = calendar.sessionBounds(on: day)?.close, close > instant { day = calendar.previousTradingDay(before: day) }
-        return day
     }
 
     /// Runs once, logging what it did, and says how long to wait: until a few minutes after the

@@ -448,8 +448,7 @@ struct LeagueService: Sendable {
             }
             let minute = Int64(input.joinedAt.timeIntervalSince1970 / 60)
             if lastSessions[minute] == nil {
-                lastSessions[minute] = ClosingEquityJob.lastSession(closedBy: Date(timeIntervalSince1970: TimeInterval(minute * 60)),
-                                                                    calendar: calendar)
+                lastSessions[minute] = calendar.lastSession(closedBy: Date(timeIntervalSince1970: TimeInterval(minute * 60)))
             }
             starts[input.portfolio] = lastSessions[minute]
         }
