@@ -2,19 +2,20 @@
 code, a friend joins with it, both buy in their league portfolios through the usual trade sheet,
 the standings show both (each player's own line highlighted, the Sharpe ratio explained), and the
 owner removes the friend after confirming. The owner's other steps (a new code, handing over,
-leaving, deleting), then every league screen at a phone's and a laptop's size and in every theme
-and palette.
+leaving, deleting); joining a public league from its own page; then every league screen at a
+phone's and a laptop's size and in every theme and palette.
 Every figure is compared with the server's answer, never recomputed here."""
 import re
 import uuid
+from decimal import Decimal
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PASSWORD, PHONE, click, fetch_json, go, open_page_with_csp_listener,
+from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PASSWORD, PHONE, click, fetch_json, go, loaded, open_page_with_csp_listener,
                          open_trade, sign_up, text_in, use_appearance, visible, wait)
-from test_replay import NO_STYLE_ATTRIBUTES, check_layout, loaded, press, shoot
+from test_replay import NO_STYLE_ATTRIBUTES, check_layout, press, shoot
 
 
 def user_id(driver):
@@ -37,7 +38,7 @@ def buy_in_league(driver, server, symbol, quantity):
     loaded(driver, "portfolio")
     visible(driver, "#league-card")
     go(driver, server, f"stock/{symbol}")
-    loaded(driver, "stock")
+    loaded(driver, f"stock/{symbol}")
     visible(driver, "#league-note")
     open_trade(driver, "buy", quantity)
     text_in(driver, "#trade-result", f"Bought {quantity} {symbol}")
@@ -55,7 +56,7 @@ def test_a_private_league_from_creation_to_removing_a_player(server, driver_fact
     loaded(owner, "leagues")
     assert "You are in no league yet" in owner.find_element(By.ID, "my-leagues").text
     click(owner, visible(owner, "#new-league"))
-    loaded(owner, "leagues")
+    loaded(owner, "leagues/new")
     name = visible(owner, "#league-name")
     assert owner.switch_to.active_element == name
     name.send_keys(league_name)
@@ -82,18 +83,35 @@ def test_a_private_league_from_creation_to_removing_a_player(server, driver_fact
     assert "not created" in owner.find_element(By.ID, "league-error").text
     field.clear()
     field.send_keys("50")
+    # So is a schedule's day count, beside the schedule; an end before the start, beside the end.
+    click(owner, owner.find_element(By.CSS_SELECTOR, "[name=clock][value=replay]"))
+    click(owner, owner.find_element(By.CSS_SELECTOR, "[name=advance][value=scheduled]"))
+    days = owner.find_element(By.ID, "league-days")
+    days.clear()
+    days.send_keys("0")
+    click(owner, owner.find_element(By.ID, "create-league"))
+    assert "from 1 to 252" in text_in(owner, "#league-schedule-error", "trading days").text
+    assert owner.switch_to.active_element == days and "league-schedule-error" in days.get_attribute("aria-describedby")
+    click(owner, owner.find_element(By.CSS_SELECTOR, "[name=clock][value=live]"))
+    ends = owner.find_element(By.ID, "league-ends")
+    owner.execute_script("arguments[0].value = '2099-01-01T10:00'; arguments[1].value = '2099-02-01T10:00'",
+                         ends, owner.find_element(By.ID, "league-starts"))
+    click(owner, owner.find_element(By.ID, "create-league"))
+    assert "after startsAt" in text_in(owner, "#league-ends-error", "endsAt").text
+    assert owner.switch_to.active_element == ends and "league-ends-error" in ends.get_attribute("aria-describedby")
+    owner.execute_script("arguments[0].value = ''; arguments[1].value = ''", ends, owner.find_element(By.ID, "league-starts"))
     shoot(owner, screenshots, "league-new", LAPTOP)
     click(owner, owner.find_element(By.ID, "create-league"))
 
     # The league's page shows the owner its code.
     code = visible(owner, "#league-code").text
     assert re.fullmatch(r"[A-HJ-KMNP-Z2-9]{8}", code), code
-    loaded(owner, "leagues")
     league_id = owner.current_url.rsplit("/", 1)[-1]
+    loaded(owner, f"leagues/{league_id}")
     league = fetch_json(owner, f"/api/v1/leagues/{league_id}")["json"]
     assert (league["name"], league["visibility"], league["clock"]["mode"], league["code"]) == (league_name, "private", "live", code)
     assert owner.find_element(By.ID, "league-title").text == league_name
-    assert owner.find_element(By.ID, "rule-position").text.startswith("{:.2f}%".format(float(league["rules"]["maxPositionPercent"])))
+    assert owner.find_element(By.ID, "rule-position").text.startswith("{:.2f}%".format(Decimal(league["rules"]["maxPositionPercent"])))
     # Copy puts the code on the clipboard.
     owner.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
     click(owner, owner.find_element(By.ID, "copy-code"))
@@ -107,14 +125,14 @@ def test_a_private_league_from_creation_to_removing_a_player(server, driver_fact
     visible(friend, "#join-code").send_keys(code.lower())
     click(friend, friend.find_element(By.ID, "join"))
     text_in(friend, "#league-title", league_name)
-    loaded(friend, "leagues")
+    loaded(friend, f"leagues/{league_id}")
     assert not friend.find_elements(By.ID, "league-code")
     shoot(friend, screenshots, "league-member-view", PHONE)
 
     # Both buy through the usual trade sheet, in their league portfolios; the league's rule shows there.
     buy_in_league(friend, server, "MSFT", 2)
     go(friend, server, "stock/MSFT")
-    loaded(friend, "stock")
+    loaded(friend, "stock/MSFT")
     open_trade(friend, "buy", 200)
     assert "at most" in text_in(friend, "#trade-error", "rules allow").text
     assert not friend.find_element(By.ID, "confirm").is_enabled()
@@ -124,7 +142,7 @@ def test_a_private_league_from_creation_to_removing_a_player(server, driver_fact
     assert [(p["symbol"], p["quantity"]) for p in held] == [("MSFT", 2)]
 
     go(owner, server, f"leagues/{league_id}")
-    loaded(owner, "leagues")
+    loaded(owner, f"leagues/{league_id}")
     buy_in_league(owner, server, "AAPL", 1)
     owner_portfolio = fetch_json(owner, f"/api/v1/leagues/{league_id}")["json"]["myPortfolioId"]
     held = fetch_json(owner, f"/api/v1/portfolios/{owner_portfolio}/positions")["json"]["positions"]
@@ -133,7 +151,7 @@ def test_a_private_league_from_creation_to_removing_a_player(server, driver_fact
     # The standings show both players, each one's own line highlighted.
     friend_id, owner_id = user_id(friend), user_id(owner)
     go(owner, server, f"leagues/{league_id}")
-    loaded(owner, "leagues")
+    loaded(owner, f"leagues/{league_id}")
     wait(owner).until(lambda d: sorted(standings(d)) == sorted([owner_id, friend_id]))
     board = fetch_json(owner, f"/api/v1/leagues/{league_id}/leaderboard")["json"]
     assert standings(owner) == [s["userId"] for s in board["standings"]]
@@ -144,13 +162,14 @@ def test_a_private_league_from_creation_to_removing_a_player(server, driver_fact
     sharpe = owner.find_element(By.CSS_SELECTOR, "[data-metric=sharpe]")
     owner.execute_script("arguments[0].focus()", sharpe)
     press(owner, Keys.ENTER)
-    wait(owner).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-metric=sharpe]").get_attribute("aria-pressed") == "true")
+    wait(owner).until(lambda d: "Sharpe ratio" in (text_of(d, "standings-caption") or ""))
+    assert owner.find_element(By.CSS_SELECTOR, "[data-metric=sharpe]").get_attribute("aria-pressed") == "true"
     help_text = fetch_json(owner, f"/api/v1/leagues/{league_id}/leaderboard?metric=sharpe")["json"]["help"]["sharpe"]
     text_in(owner, "#metric-help", help_text)
     shoot(owner, screenshots, "league-owner-view", LAPTOP)
 
     go(friend, server, f"leagues/{league_id}")
-    loaded(friend, "leagues")
+    loaded(friend, f"leagues/{league_id}")
     wait(friend).until(lambda d: sorted(standings(d)) == sorted([owner_id, friend_id]))
     assert friend.find_element(By.CSS_SELECTOR, "#standings tr.me").get_attribute("data-user") == friend_id
     check_layout(friend, "league page on a phone")
@@ -165,9 +184,9 @@ def test_a_private_league_from_creation_to_removing_a_player(server, driver_fact
     assert friend_name in text_in(owner, "#dialog-title", "Remove").text
     owner.find_element(By.ID, "confirm-step").click()
     visible(owner, f"#members li[data-member='{friend_id}'][data-status=kicked]")
-    loaded(owner, "leagues")
+    loaded(owner, f"leagues/{league_id}")
     wait(owner).until(lambda d: standings(d) == [owner_id])
-    assert visible(owner, f"[data-readmit='{friend_id}']")
+    visible(owner, f"[data-readmit='{friend_id}']")
     league = fetch_json(owner, f"/api/v1/leagues/{league_id}")["json"]
     assert league["memberCount"] == 1
     assert [m["status"] for m in league["members"] if m["userId"] == friend_id] == ["kicked"]
@@ -188,38 +207,38 @@ def test_a_new_code_handing_over_leaving_and_deleting(server, driver_factory):
 
     # A new code, after confirming: the old one stops working.
     go(first, server, f"leagues/{league['id']}")
-    loaded(first, "leagues")
+    loaded(first, f"leagues/{league['id']}")
     click(first, visible(first, "#new-code"))
     assert league["code"] in visible(first, "#dialog").text
     first.find_element(By.ID, "confirm-step").click()
     wait(first).until(lambda d: text_of(d, "league-code") not in (None, league["code"]))
-    loaded(first, "leagues")
+    loaded(first, f"leagues/{league['id']}")
     assert first.find_element(By.ID, "league-code").text == fetch_json(first, f"/api/v1/leagues/{league['id']}")["json"]["code"]
     assert fetch_json(first, "/api/v1/leagues/join", "POST", {"code": league["code"]})["status"] == 404
 
     # The owner hands the league over, then leaves it as a player; their league portfolio is kept, closed.
     click(first, first.find_element(By.ID, "hand-over"))
     visible(first, "#new-owner")
-    first.find_element(By.ID, "confirm-hand-over").click()
+    first.find_element(By.ID, "confirm-step").click()
     wait(first).until(lambda d: not d.find_elements(By.ID, "league-code") and d.find_elements(By.ID, "leave-league"))
-    loaded(first, "leagues")
+    loaded(first, f"leagues/{league['id']}")
     assert fetch_json(second, f"/api/v1/leagues/{league['id']}")["json"]["isOwner"] is True
     click(first, first.find_element(By.ID, "leave-league"))
     text_in(first, "#dialog-title", "Leave")
     first.find_element(By.ID, "confirm-step").click()
-    loaded(first, "leagues")
     wait(first).until(lambda d: d.current_url.endswith("#/leagues"))
+    loaded(first, "leagues")
     closed = [p for p in fetch_json(first, "/api/v1/portfolios")["json"]["portfolios"] if p.get("leagueId") == league["id"]]
     assert len(closed) == 1 and closed[0]["closedAt"]
     first.execute_script("localStorage.setItem('bullpen.portfolio', arguments[0])", closed[0]["id"])
     go(first, server, "stock/MSFT")
-    loaded(first, "stock")
+    loaded(first, "stock/MSFT")
     assert "read-only" in visible(first, "#closed-note").text
     assert not first.find_element(By.ID, "buy").is_enabled()
 
     # The new owner deletes the league, after confirming.
     go(second, server, f"leagues/{league['id']}")
-    loaded(second, "leagues")
+    loaded(second, f"leagues/{league['id']}")
     visible(second, "#league-code")
     click(second, second.find_element(By.ID, "delete-league"))
     text_in(second, "#dialog-title", "Delete")
@@ -250,6 +269,32 @@ def call_as(driver, token, path, method="GET", body=None):
         token, path, method, body)
 
 
+def test_joining_a_public_league_from_its_page_redraws_it(server, driver_factory):
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, server, "join" + uuid.uuid4().hex[:8])
+    me = user_id(driver)
+    token, owner = register_elsewhere(driver, "host" + uuid.uuid4().hex[:8])
+    created = call_as(driver, token, "/api/v1/leagues", "POST", {"name": "Open " + uuid.uuid4().hex[:6], "visibility": "public"})
+    assert created["status"] == 201, created
+    league = created["json"]
+
+    # Not a member yet: the page offers Join, and the standings show the owner alone.
+    go(driver, server, f"leagues/{league['id']}")
+    loaded(driver, f"leagues/{league['id']}")
+    wait(driver).until(lambda d: standings(d) == [owner])
+    assert not driver.find_elements(By.ID, "my-standing")
+
+    # Joining from the page draws it again: the player's rank and the way to trade, and their line in the standings.
+    click(driver, visible(driver, "#join-league"))
+    text_in(driver, "#toast", f"You joined {league['name']}")
+    visible(driver, "#trade-in-league")
+    loaded(driver, f"leagues/{league['id']}")
+    assert not driver.find_elements(By.ID, "join-card")
+    wait(driver).until(lambda d: sorted(standings(d)) == sorted([owner, me]))
+    assert driver.find_element(By.CSS_SELECTOR, "#standings tr.me").get_attribute("data-user") == me
+    assert fetch_json(driver, f"/api/v1/leagues/{league['id']}")["json"]["isMember"] is True
+
+
 def replay_league_with_a_member(driver):
     """As the signed-in player, creates a public replay league with rules (through the API: the form
     has its own test), and lets a second player join it and buy; returns (league, the second player's id)."""
@@ -271,20 +316,20 @@ def replay_league_with_a_member(driver):
 def tour(driver, server, league, other, check):
     """Opens every league screen, each in a state that shows most of it, and calls check(name) on each."""
     go(driver, server, f"leagues/{league['id']}")
-    loaded(driver, "leagues")
+    loaded(driver, f"leagues/{league['id']}")
     wait(driver).until(lambda d: len(standings(d)) == 2)
     click(driver, driver.find_element(By.ID, "league-advance-5"))
     text_in(driver, "#league-advance-status", "Moved 5 trading days")
-    loaded(driver, "leagues")
+    loaded(driver, f"leagues/{league['id']}")
     assert driver.switch_to.active_element.get_attribute("id") == "league-advance-5"
     click(driver, driver.find_element(By.CSS_SELECTOR, "#measures-help summary"))
     check("league-page")
     click(driver, driver.find_element(By.CSS_SELECTOR, f"a[href='#/leagues/{league['id']}/members/{other}']"))
-    loaded(driver, "leagues")
+    loaded(driver, f"leagues/{league['id']}/members/{other}")
     visible(driver, "#member-holdings tr[data-symbol=MSFT]")
     check("league-member-portfolio")
     go(driver, server, f"leagues/{league['id']}")
-    loaded(driver, "leagues")
+    loaded(driver, f"leagues/{league['id']}")
     click(driver, visible(driver, "#trade-in-league"))
     loaded(driver, "portfolio")
     visible(driver, "#league-card")
@@ -292,7 +337,7 @@ def tour(driver, server, league, other, check):
     for screen, name in [("leagues", "list"), ("leagues/new", "new-replay"), ("leagues/global", "global"), ("stock/MSFT", "stock"),
                          ("settings", "settings")]:
         go(driver, server, screen)
-        loaded(driver, screen.split("/")[0])
+        loaded(driver, screen)
         if screen == "leagues/new":
             click(driver, driver.find_element(By.CSS_SELECTOR, "[name=clock][value=replay]"))
             click(driver, driver.find_element(By.CSS_SELECTOR, "[name=advance][value=scheduled]"))

@@ -11,16 +11,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PHONE, click, fetch_json, go, money_text, use_appearance,
+from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PHONE, click, fetch_json, go, loaded, money_text, use_appearance,
                          open_page_with_csp_listener, open_trade, sign_up, text_in, visible, wait)
 
 NO_STYLE_ATTRIBUTES = "return [...document.querySelectorAll('[style]')].map((e) => e.outerHTML.slice(0, 120))"
-
-
-def loaded(driver, screen):
-    """Waits until `screen` (a route name) has drawn and nothing on it is still loading."""
-    visible(driver, f"main[data-screen='{screen}']:not([aria-busy]) h1")
-    wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
 
 
 def check_layout(driver, name):
@@ -196,7 +190,7 @@ def test_jims_story_buy_wait_two_months_sell_end_and_report(server, driver_facto
     assert driver.find_element(By.ID, "summary-after").text == money_text(now["equity"])
     assert driver.find_element(By.ID, "equity").text == money_text(now["equity"])
     assert "Moved 21 trading days" in driver.find_element(By.ID, "advance-message").text
-    assert visible(driver, "#summary-holdings tr[data-symbol=MSFT]")
+    visible(driver, "#summary-holdings tr[data-symbol=MSFT]")
     text_in(driver, "[data-testid=replay-banner]", "Replay · Thu, Apr 30, 2009")
     shoot(driver, screenshots, "replay-portfolio", size)
 
@@ -228,7 +222,7 @@ def test_jims_story_buy_wait_two_months_sell_end_and_report(server, driver_facto
 
     # End the replay (after a confirmation), and read the report.
     click(driver, driver.find_element(By.ID, "end-replay"))
-    dialog = visible(driver, "#confirm-end")
+    dialog = visible(driver, "#confirm-step")
     assert "no longer trade or advance" in driver.find_element(By.ID, "dialog").text
     dialog.click()
     loaded(driver, "report")
@@ -315,11 +309,11 @@ def test_a_1995_scenario_cannot_find_google_and_profiles_can_be_deleted(server, 
     go(driver, server, "profiles")
     loaded(driver, "profiles")
     click(driver, visible(driver, f"[data-delete='{lucky['id']}']"))
-    assert "cannot be undone" in visible(driver, "#confirm-delete").find_element(By.XPATH, "ancestor::dialog").text
+    assert "cannot be undone" in visible(driver, "#confirm-step").find_element(By.XPATH, "ancestor::dialog").text
     driver.find_element(By.CSS_SELECTOR, "#dialog [data-close]").click()
-    assert visible(driver, f"li[data-profile='{lucky['id']}']")
+    visible(driver, f"li[data-profile='{lucky['id']}']")
     click(driver, driver.find_element(By.CSS_SELECTOR, f"[data-delete='{lucky['id']}']"))
-    visible(driver, "#confirm-delete").click()
+    visible(driver, "#confirm-step").click()
     wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, f"li[data-profile='{lucky['id']}']"))
     assert fetch_json(driver, f"/api/v1/portfolios/{lucky['id']}")["status"] == 404
     assert driver.find_elements(By.CSS_SELECTOR, f"li[data-profile='{portfolio['id']}']")
@@ -372,7 +366,7 @@ def test_replay_screens_meet_aa_contrast_without_inline_styles(server, driver_fa
     check("portfolio with the advance summary")
     for screen in ["profiles", "profiles/new", "market", f"stock/{symbol}", "help"]:
         go(driver, server, screen)
-        loaded(driver, screen.split("/")[0])
+        loaded(driver, screen)
         if screen == "profiles/new":
             click(driver, driver.find_element(By.CSS_SELECTOR, "[name='start-with'][value='scenario']"))
             click(driver, driver.find_element(By.CSS_SELECTOR, "[name='start-with'][value='none']"))

@@ -42,6 +42,14 @@ def go(driver, base, hash_):
     driver.get(f"{base}/#/{hash_}")
 
 
+def loaded(driver, hash_):
+    """Waits until the screen of `#/{hash_}` has drawn (<main> names the path it drew, and is busy
+    until it has) and nothing on it is still loading: a screen before it with the same route, at
+    another path, never passes for it."""
+    visible(driver, f"main[data-path='#/{hash_}']:not([aria-busy]) h1")
+    wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+
+
 def sign_up(driver, base, username):
     go(driver, base, "signup")
     visible(driver, "#username").send_keys(username)
@@ -153,8 +161,7 @@ def each_screen(driver, server):
     """Opens each main screen in turn, once it has finished loading."""
     for screen in SCREENS:
         go(driver, server, screen)
-        visible(driver, f"main[data-screen='{screen.split('/')[0]}']:not([aria-busy]) h1")
-        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+        loaded(driver, screen)
         yield screen
 
 

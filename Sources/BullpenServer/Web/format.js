@@ -60,6 +60,18 @@ export function isZeroAmount(text) { return isDecimal(text) && isZero(text); }
 /** A count: shares, volume, companies. */
 export function formatNumber(value) { return value == null ? '—' : number.format(value); }
 
+/** A count with its noun: (1, 'player', 'players') → "1 player", (1200, …) → "1,200 players". */
+export function formatCount(count, one, many) { return `${formatNumber(count)} ${count === 1 ? one : many}`; }
+
+/** 1 → "1 trading day", 21 → "21 trading days". */
+export function formatTradingDays(days) { return formatCount(days, 'trading day', 'trading days'); }
+
+/** An amount as the player typed it, without thousands separators, "$", "%" or spaces ("$1,000" → "1000"); null when empty. The server judges the rest. */
+export function typedDecimal(text) {
+  const cleaned = text.replace(/[,$%\s]/g, '');
+  return cleaned === '' ? null : cleaned;
+}
+
 /** The class for a signed figure: 'up', 'down' or '' (zero or missing). */
 export function tone(text) {
   if (!isDecimal(text) || isZero(text)) return '';

@@ -60,8 +60,9 @@ export async function route() {
   for (const link of nav.querySelectorAll('a')) {
     if (link.dataset.tab === ROUTES[name].tab) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
   }
-  // <main> says which screen it is drawing, and is busy until that screen has drawn.
+  // <main> says which screen and which path it is drawing, and is busy until that screen has drawn.
   main.dataset.screen = name;
+  main.dataset.path = location.hash;
   main.setAttribute('aria-busy', 'true');
   try {
     const screen = await ROUTES[name].load();
@@ -75,6 +76,11 @@ export async function route() {
   } finally {
     if (live()) main.removeAttribute('aria-busy');
   }
+}
+
+/** Opens `hash`; when it is the one showing already, draws its screen again (setting the same hash changes nothing). */
+export function navigate(hash) {
+  if (location.hash === hash) route(); else location.hash = hash;
 }
 
 export function startRouter() {

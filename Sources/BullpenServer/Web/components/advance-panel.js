@@ -1,23 +1,24 @@
 // A replay's clock on the portfolio screen: move time forward a day, a week, a month, or any number
 // of trading days on the slider (1 to 252, about a year); while the server works the controls are
 // busy, then the screen redraws with the summary of the move as the server computed it (every
-// figure is the server's). "End replay" closes the replay for good and opens its report.
+// figure is the server's). "End replay" closes the replay for good and opens its report. A replay
+// league's page moves its clock with the same steps (PRESETS, MAX_DAYS, whileMoving).
 import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { route } from '/router.js';
 import { rememberPortfolio } from '/portfolios.js';
-import { openDialog, closeDialog } from '/components/dialog.js';
-import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, tone } from '/format.js';
+import { confirmDialog } from '/components/dialog.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, formatTradingDays, tone } from '/format.js';
 
-const PRESETS = [[1, '1 day'], [5, '1 week'], [21, '1 month']];
-const MAX_DAYS = 252;
+/** The quick steps: [trading days, label]. */
+export const PRESETS = [[1, '1 day'], [5, '1 week'], [21, '1 month']];
+/** The most trading days one move may take (about a year); the server's limit too. */
+export const MAX_DAYS = 252;
 
 /** The last advance: { portfolioId, answer, focusId }; kept while its portfolio stands where it moved to. */
 let last = null;
 /** The slider's value, kept between redraws. */
 let chosenDays = 1;
-
-function daysText(days) { return `${formatNumber(days)} trading ${days === 1 ? 'day' : 'days'}`; }
 
 /** The controls. */
 export function advancePanel() {
@@ -28,9 +29,9 @@ export function advancePanel() {
       ${PRESETS.map(([days, label]) => html`<button type="button" id="advance-${days}" data-days="${days}">${label}</button>`)}</div>
     <label for="advance-days">Or choose how many trading days to wait</label>
     <div class="slider"><button type="button" id="days-minus" aria-label="One day fewer">−</button>
-      <input type="range" id="advance-days" min="1" max="${MAX_DAYS}" step="1" value="${chosenDays}" aria-valuetext="${daysText(chosenDays)}">
+      <input type="range" id="advance-days" min="1" max="${MAX_DAYS}" step="1" value="${chosenDays}" aria-valuetext="${formatTradingDays(chosenDays)}">
       <button type="button" id="days-plus" aria-label="One day more">+</button></div>
-    <div class="spread gap-top"><output id="advance-days-value" for="advance-days">${daysText(chosenDays)}</output>
+    <div class="spread gap-top"><output id="advance-days-value" for="advance-days">${formatTradingDays(chosenDays)}</output>
       <button type="button" class="primary" id="advance">Advance</button></div>
     <p class="small" id="advance-status" role="status"></p>
     <p class="error" id="advance-error" role="alert"></p>
@@ -42,7 +43,7 @@ export function advanceSummary(portfolio) {
   if (last?.portfolioId !== portfolio.id || last.answer.to !== portfolio.clock.date) return '';
   const a = last.answer;
   return html`<section class="card gap-top" id="advance-summary" aria-labelledby="summary-title">
-    <h2 class="flush-top" id="summary-title">${formatDate(a.from)} → ${formatDate(a.to)} <span class="small muted">· ${daysText(a.days)}</span></h2>
+    <h2 class="flush-top" id="summary-title">${formatDate(a.from)} → ${formatDate(a.to)} <span class="small muted">· ${formatTradingDays(a.days)}</span></h2>
     <p id="advance-message">${a.message}</p>
     <dl class="figures">
       <div><dt>Value before</dt><dd id="summary-before">${formatMoney(a.equityBefore)}</dd></div>
@@ -71,36 +72,23 @@ export function setupAdvance(portfolio, live) {
   }
   const slider = document.getElementById('advance-days');
   const shown = document.getElementById('advance-days-value');
-  const status = document.getElementById('advance-status');
-  const error = document.getElementById('advance-error');
   const setDays = (days) => {
     chosenDays = Math.min(MAX_DAYS, Math.max(1, days));
     slider.value = String(chosenDays);
-    slider.setAttribute('aria-valuetext', daysText(chosenDays));
-    shown.textContent = daysText(chosenDays);
+    slider.setAttribute('aria-valuetext', formatTradingDays(chosenDays));
+    shown.textContent = formatTradingDays(chosenDays);
   };
   slider.addEventListener('input', () => setDays(Number.parseInt(slider.value, 10)));
   document.getElementById('days-minus').addEventListener('click', () => setDays(chosenDays - 1));
   document.getElementById('days-plus').addEventListener('click', () => setDays(chosenDays + 1));
 
   const advance = async (days, trigger) => {
-    const controls = [...card.querySelectorAll('button, input')];
-    controls.forEach((control) => { control.disabled = true; });
-    card.setAttribute('aria-busy', 'true');
-    status.textContent = `Advancing ${daysText(days)}…`;
-    error.textContent = '';
-    try {
-      const answer = await api(`/api/v1/portfolios/${portfolio.id}/advance`, { method: 'POST', body: { days } });
-      last = { portfolioId: portfolio.id, answer, focusId: trigger.id };
-      rememberPortfolio(answer.portfolio);
-      if (live()) route();   // the screen redraws with the new figures and the summary
-    } catch (problem) {
-      if (!live()) return;
-      controls.forEach((control) => { control.disabled = false; });
-      card.removeAttribute('aria-busy');
-      status.textContent = '';
-      error.textContent = errorMessage(problem);
-    }
+    const answer = await whileMoving(card, `Advancing ${formatTradingDays(days)}…`, live,
+      () => api(`/api/v1/portfolios/${portfolio.id}/advance`, { method: 'POST', body: { days } }));
+    if (!answer) return;
+    last = { portfolioId: portfolio.id, answer, focusId: trigger.id };
+    rememberPortfolio(answer.portfolio);
+    if (live()) route();   // the screen redraws with the new figures and the summary
   };
   for (const button of card.querySelectorAll('[data-days]')) {
     button.addEventListener('click', () => advance(Number.parseInt(button.dataset.days, 10), button));
@@ -111,27 +99,46 @@ export function setupAdvance(portfolio, live) {
   // Right after an advance: the focus goes back to the control used, and the move is announced.
   if (justMoved) {
     document.getElementById(last.focusId)?.focus();
-    status.textContent = `Moved ${daysText(last.answer.days)}, to ${formatSessionDate(last.answer.to)}.`;
+    document.getElementById('advance-status').textContent = `Moved ${formatTradingDays(last.answer.days)}, to ${formatSessionDate(last.answer.to)}.`;
     last.focusId = null;
+  }
+}
+
+/**
+ * Runs `move()`, a call that moves a clock, with the controls in `box` disabled and the box busy,
+ * its status saying `doing`. Answers the server's answer, or null after a refusal: its words then
+ * show in the box's alert and the controls work again. `live()`: the screen's.
+ */
+export async function whileMoving(box, doing, live, move) {
+  const controls = [...box.querySelectorAll('button, input')];
+  const status = box.querySelector('[role="status"]');
+  const error = box.querySelector('[role="alert"]');
+  controls.forEach((control) => { control.disabled = true; });
+  box.setAttribute('aria-busy', 'true');
+  status.textContent = doing;
+  error.textContent = '';
+  try {
+    return await move();
+  } catch (problem) {
+    if (live()) {
+      controls.forEach((control) => { control.disabled = false; });
+      box.removeAttribute('aria-busy');
+      status.textContent = '';
+      error.textContent = errorMessage(problem);
+    }
+    return null;
   }
 }
 
 /** Asks before ending the replay of `portfolio`, then ends it and opens the report. */
 export function endReplayDialog(portfolio) {
-  openDialog(html`<h2 id="dialog-title">End ${portfolio.name}?</h2>
-    <p>The replay stops on ${formatDate(portfolio.clock.date)}: you can no longer trade or advance it. The report shows how you did against the S&amp;P 500.</p>
-    <p class="error" id="end-error" role="alert"></p>
-    <div class="actions"><button class="danger" id="confirm-end">End replay</button><button data-close>Cancel</button></div>`);
-  const confirm = document.getElementById('confirm-end');
-  confirm.addEventListener('click', async () => {
-    confirm.disabled = true;
-    try {
+  confirmDialog({
+    title: `End ${portfolio.name}?`,
+    body: html`<p>The replay stops on ${formatDate(portfolio.clock.date)}: you can no longer trade or advance it. The report shows how you did against the S&amp;P 500.</p>`,
+    confirmLabel: 'End replay',
+    run: async () => {
       rememberPortfolio(await api(`/api/v1/portfolios/${portfolio.id}/end`, { method: 'POST' }));
-      closeDialog();
       location.hash = '#/report';
-    } catch (error) {
-      document.getElementById('end-error').textContent = errorMessage(error);
-      confirm.disabled = false;
-    }
+    },
   });
 }

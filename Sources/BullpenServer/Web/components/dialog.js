@@ -1,6 +1,8 @@
 // The one modal dialog (index.html's <dialog id="dialog">): a screen or a sheet puts a template in
-// it; every element marked data-close closes it.
-import { render } from '/html.js';
+// it; every element marked data-close closes it. confirmDialog asks before a step.
+import { html, render } from '/html.js';
+import { errorMessage } from '/api.js';
+import { toast } from '/components/toast.js';
 
 const dialog = document.getElementById('dialog');
 
@@ -15,3 +17,32 @@ export function closeDialog() { if (dialog.open) dialog.close(); }
 
 /** Whether `node` is still in the open dialog (a step replaced since then has gone). */
 export function isShowing(node) { return dialog.open && dialog.contains(node); }
+
+/**
+ * Asks before a step: `title`, then `body` (words, and any fields `run` reads), then the confirm
+ * button (`danger` red, else primary) and Cancel. Confirming (a click, or Enter in a field) disables
+ * the button and calls `run()`: once it is done the dialog closes and the words it answers, if
+ * any, show in a toast; a refusal shows in the dialog, in the server's words, and the button
+ * works again.
+ */
+export function confirmDialog({ title, body, confirmLabel, danger = true, run }) {
+  openDialog(html`<h2 id="dialog-title">${title}</h2>
+    <form id="confirm-form" novalidate>${body}
+      <p class="error" id="confirm-error" role="alert"></p>
+      <div class="actions"><button type="submit" class="${danger ? 'danger' : 'primary'}" id="confirm-step">${confirmLabel}</button>
+        <button type="button" data-close id="cancel-step">Cancel</button></div>
+    </form>`);
+  const confirm = document.getElementById('confirm-step');
+  document.getElementById('confirm-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    confirm.disabled = true;
+    try {
+      const words = await run();
+      closeDialog();
+      if (words) toast(words);
+    } catch (error) {
+      document.getElementById('confirm-error').textContent = errorMessage(error);
+      confirm.disabled = false;
+    }
+  });
+}

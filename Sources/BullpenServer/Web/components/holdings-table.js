@@ -4,9 +4,11 @@ import { html } from '/html.js';
 import { formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
 import { endedBadgeFor } from '/components/asset-row.js';
 
-/** `trends`: add the "Trends" link to each row. */
-export function holdingsTable(positions, { trends = false } = {}) {
-  if (positions.length === 0) return html`<p>No holdings yet. <a href="#/market">Find a company in Market</a> and buy your first shares.</p>`;
+const NO_HOLDINGS = html`No holdings yet. <a href="#/market">Find a company in Market</a> and buy your first shares.`;
+
+/** `trends`: add the "Trends" link to each row; `empty`: the words when there is nothing to show (the player's own portfolio's, unless said). */
+export function holdingsTable(positions, { trends = false, empty = NO_HOLDINGS } = {}) {
+  if (positions.length === 0) return html`<p>${empty}</p>`;
   return html`<table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">Company</th><th scope="col">Shares</th>
     <th scope="col" class="hide-narrow">Avg cost</th><th scope="col" class="hide-narrow">Last</th><th scope="col">Value</th><th scope="col">Unrealized</th></tr></thead><tbody>
     ${positions.map((p) => html`<tr class="clickable" tabindex="0" data-symbol="${p.symbol}">

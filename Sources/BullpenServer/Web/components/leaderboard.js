@@ -4,8 +4,9 @@
 // the server's; on a phone the table keeps rank, player (with the equity under the name) and the
 // chosen measure.
 import { html, render } from '/html.js';
-import { api, errorMessage } from '/api.js';
-import { METRICS, metricLabel } from '/leagues.js';
+import { api } from '/api.js';
+import { METRICS, metricLabel, playersText, rankText } from '/leagues.js';
+import { moreButton, setupPager } from '/components/pager.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatShare, formatSignedMoney, tone } from '/format.js';
 
 /** A Sharpe ratio as the API writes it ("1.23", "-0.40"): a true minus sign; "—" when there is none. */
@@ -21,11 +22,11 @@ const VALUE_OF = {
 
 /** A figure's cell: on a phone only the chosen measure's column shows. */
 function cell(metric, column, content, className = '') {
-  return html`<td class="${metric === column ? 'chosen' : 'hide-narrow'} ${className}" data-column="${column}">${content}</td>`;
+  return html`<td class="${metric === column ? '' : 'hide-narrow'} ${className}">${content}</td>`;
 }
 
 function head(metric, column, label) {
-  return html`<th scope="col" class="${metric === column ? 'chosen' : 'hide-narrow'}" data-column="${column}">${label}</th>`;
+  return html`<th scope="col" class="${metric === column ? '' : 'hide-narrow'}">${label}</th>`;
 }
 
 function row(metric, s, { showPortfolio }) {
@@ -44,9 +45,10 @@ function row(metric, s, { showPortfolio }) {
   </tr>`;
 }
 
+/** The standings; a keyboard scrolls them sideways when they are wider than the card. */
 function table(metric, standings, options) {
-  return html`<div class="table-scroll"><table class="standings" id="standings">
-    <caption class="visually-hidden">Standings by ${metricLabel(metric)}</caption>
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="standings-caption"><table class="standings" id="standings">
+    <caption class="visually-hidden" id="standings-caption">Standings by ${metricLabel(metric)}</caption>
     <thead><tr><th scope="col">Rank</th><th scope="col" class="player">Player</th><th scope="col" class="hide-narrow">Equity</th>
       ${head(metric, 'return', 'Return')}${head(metric, 'today', 'Today')}${head(metric, 'sharpe', 'Sharpe')}
       ${head(metric, 'drawdown', 'Largest fall')}${head(metric, 'vs_benchmark', 'vs S&P 500')}${head(metric, 'trades', 'Trades')}</tr></thead>
@@ -62,68 +64,61 @@ export function leaderboardCard() {
     <p class="small muted" id="standings-as-of"></p>
     <div id="standings-body"><p class="loading">Loading the standings…</p></div>
     <div id="my-place"></div>
-    <div class="spread gap-top"><span></span><button type="button" id="more-standings" hidden>Show more</button></div>
+    ${moreButton('more-standings')}
     <details class="gap-top" id="measures-help"><summary>What the measures mean</summary><dl class="measures" id="measures"></dl></details>
   </section>`;
 }
 
 /**
- * Loads and draws the standings into leaderboardCard's markup. `url(metric, cursor)`: the API
- * path (metric null for the default); `live()`: the screen's; `showPortfolio`: name the portfolio
- * of each line (the global board ranks portfolios). Returns `reload()`.
+ * Loads and draws the standings into leaderboardCard's markup, page by page. `path`: the API's
+ * leaderboard ("/api/v1/leagues/{id}/leaderboard"); `query()`: its other parameters
+ * ({ period: 'week' }), asked at each load; `live()`: the screen's; `showPortfolio`: name the
+ * portfolio of each line (the global board ranks portfolios). Returns `reload()`.
  */
-export function setupLeaderboard({ url, live, showPortfolio = false }) {
-  const body = document.getElementById('standings-body');
-  const more = document.getElementById('more-standings');
-  let metric = null, cursor = null, standings = [], seq = 0;
-
+export function setupLeaderboard({ path, query = () => ({}), live, showPortfolio = false }) {
+  let metric = null;   // the server's default until a measure is chosen
+  const url = (cursor) => {
+    const params = new URLSearchParams(query());
+    if (metric) params.set('metric', metric);
+    if (cursor) params.set('cursor', cursor);
+    const text = params.toString();
+    return text ? `${path}?${text}` : path;
+  };
   const drawHelp = (help) => {
     document.getElementById('metric-help').textContent = help[metric] ?? '';
-    render(document.getElementById('measures'), METRICS.filter(([id]) => help[id]).map(([id, label]) => html`<div><dt>${label}</dt><dd data-help="${id}">${help[id]}</dd></div>`));
+    render(document.getElementById('measures'), METRICS.filter(([id]) => help[id]).map(([id, label]) => html`<div><dt>${label}</dt><dd>${help[id]}</dd></div>`));
   };
-  const drawMe = (board) => {
-    const shown = standings.some((s) => s.isMe);
-    render(document.getElementById('my-place'), board.me && !shown
-      ? html`<p class="my-place" id="my-place-line">Your place: <strong>#${formatNumber(board.me.rank)}</strong> of ${formatNumber(board.total)} ·
+  const drawMe = (board, standings) => {
+    render(document.getElementById('my-place'), board.me && !standings.some((s) => s.isMe)
+      ? html`<p class="my-place" id="my-place-line">Your place: <strong>${rankText(board.me.rank)}</strong> of ${formatNumber(board.total)} ·
           ${metricLabel(board.metric)} ${VALUE_OF[board.metric]?.(board.me) ?? ''}</p>`
       : '');
   };
-  const load = async (append) => {
-    const mine = ++seq;
-    if (!append) { cursor = null; document.getElementById('leaderboard').setAttribute('aria-busy', 'true'); }
-    more.disabled = true;
-    try {
-      const board = await api(url(metric, append ? cursor : null));
-      if (!live() || mine !== seq) return;
+  const body = document.getElementById('standings-body');
+  const reload = setupPager({
+    moreId: 'more-standings', node: body, key: 'standings', live,
+    page: (cursor) => api(url(cursor)),
+    draw: (standings, board) => {
       metric = board.metric;
-      standings = append ? standings.concat(board.standings) : board.standings;
-      cursor = board.nextCursor;
       for (const button of document.querySelectorAll('[data-metric]')) button.setAttribute('aria-pressed', String(button.dataset.metric === metric));
       drawHelp(board.help ?? {});
       document.getElementById('standings-as-of').textContent = [
         board.final ? 'Final standings' : null,
         board.asOf ? `As of ${formatDate(board.asOf)}` : null,
-        `${formatNumber(board.total)} ${board.total === 1 ? 'player' : 'players'}`,
+        playersText(board.total),
       ].filter(Boolean).join(' · ');
       render(body, standings.length === 0 ? html`<p id="no-standings">No one is ranked yet.</p>`
         : html`${table(metric, standings, { showPortfolio })}
           ${standings.some((s) => s.sharpe == null) ? html`<p class="small muted">A Sharpe ratio of — means there is nothing to measure yet: fewer than two trading days, or a value that has not moved.</p>` : ''}`);
-      drawMe(board);
-      more.hidden = !cursor;
-    } catch (error) {
-      if (live() && mine === seq) render(body, html`<p class="error" id="standings-error">${errorMessage(error)}</p>`);
-    } finally {
-      if (live() && mine === seq) { more.disabled = false; document.getElementById('leaderboard').removeAttribute('aria-busy'); }
-    }
-  };
+      drawMe(board, standings);
+    },
+  });
   for (const button of document.querySelectorAll('[data-metric]')) {
     button.addEventListener('click', () => {
       metric = button.dataset.metric;
       for (const other of document.querySelectorAll('[data-metric]')) other.setAttribute('aria-pressed', String(other === button));
-      load(false);
+      reload();
     });
   }
-  more.addEventListener('click', () => load(true));
-  load(false);
-  return () => load(false);
+  return reload;
 }

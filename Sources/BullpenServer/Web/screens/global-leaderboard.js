@@ -22,16 +22,7 @@ export default async function globalLeaderboardScreen({ live }) {
     <div class="segmented toolbar" role="group" aria-label="Period">${PERIODS.map(([id, label]) => html`<button type="button" data-period="${id}" aria-pressed="${id === 'all'}">${label}</button>`)}</div>
     ${leaderboardCard()}`);
   let period = 'all';
-  const reload = setupLeaderboard({
-    url: (metric, cursor) => {
-      const params = new URLSearchParams({ period });
-      if (metric) params.set('metric', metric);
-      if (cursor) params.set('cursor', cursor);
-      return `/api/v1/leaderboard?${params}`;
-    },
-    live,
-    showPortfolio: true,
-  });
+  const reload = setupLeaderboard({ path: '/api/v1/leaderboard', query: () => ({ period }), live, showPortfolio: true });
   for (const button of document.querySelectorAll('[data-period]')) {
     button.addEventListener('click', () => {
       period = button.dataset.period;

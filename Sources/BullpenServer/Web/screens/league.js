@@ -9,19 +9,17 @@ import { view, route } from '/router.js';
 import { selectPortfolio } from '/portfolios.js';
 import { currentSession } from '/session.js';
 import { download } from '/download.js';
-import { openDialog, closeDialog } from '/components/dialog.js';
+import { openDialog, confirmDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
 import { leaderboardCard, setupLeaderboard } from '/components/leaderboard.js';
-import { METRICS, clockText, rulesList, statusBadge } from '/leagues.js';
-import { formatDateTime, formatNumber, formatSessionDate } from '/format.js';
+import { MAX_DAYS, PRESETS, whileMoving } from '/components/advance-panel.js';
+import { METRICS, clockText, join, playersText, rankText, rulesList, statusBadge } from '/leagues.js';
+import { formatCount, formatDateTime, formatNumber, formatSessionDate, formatTradingDays } from '/format.js';
 
-const PRESETS = [[1, '1 day'], [5, '1 week'], [21, '1 month']];
 const MEMBER_STATUS = { left: 'Left', kicked: 'Removed' };
 
 /** The last move of a replay league's clock: { leagueId, text, focusId }, told after the redraw. */
 let lastAdvance = null;
-
-function daysText(days) { return `${formatNumber(days)} trading ${days === 1 ? 'day' : 'days'}`; }
 
 function codeCard(league) {
   return html`<section class="card gap-top" aria-labelledby="code-title">
@@ -48,12 +46,12 @@ function memberRow(league, member, me) {
     </span></li>`;
 }
 
-function advanceControls(league) {
+function advanceControls() {
   return html`<div id="league-advance" class="gap-top">
     <div class="row" role="group" aria-label="Move every player forward by">
       ${PRESETS.map(([days, label]) => html`<button type="button" id="league-advance-${days}" data-advance="${days}">${label}</button>`)}</div>
-    <div class="row gap-top"><div class="field"><label for="league-advance-days">Or a number of trading days (1 to 252)</label>
-      <input id="league-advance-days" type="number" inputmode="numeric" min="1" max="252" value="1"></div>
+    <div class="row gap-top"><div class="field"><label for="league-advance-days">Or a number of trading days (1 to ${MAX_DAYS})</label>
+      <input id="league-advance-days" type="number" inputmode="numeric" min="1" max="${MAX_DAYS}" value="1"></div>
       <button type="button" class="primary align-end" id="league-advance-go">Advance</button></div>
     <p class="small" id="league-advance-status" role="status"></p>
     <p class="error" id="league-advance-error" role="alert"></p>
@@ -93,10 +91,10 @@ export default async function leagueScreen({ params: [id], live }) {
   const replay = league.clock.mode === 'replay';
   view(html`<div class="spread"><h1 class="flush" id="league-title">${league.name}</h1>
       <div class="row">${statusBadge(league)} <span class="badge plain-badge">${league.visibility === 'public' ? 'Public' : 'Private'}</span></div></div>
-    <p class="muted">Run by ${league.ownerName} · ${formatNumber(league.memberCount)} ${league.memberCount === 1 ? 'player' : 'players'}</p>
+    <p class="muted">Run by ${league.ownerName} · ${playersText(league.memberCount)}</p>
     ${league.description ? html`<p id="league-description">${league.description}</p>` : ''}
-    ${league.isMember ? html`<div class="card spread me-card" id="my-standing">
-        <div><div class="small muted">Your rank</div><div class="rank-number" id="my-rank">${league.myRank == null ? '—' : `#${formatNumber(league.myRank)}`}
+    ${league.isMember ? html`<div class="card spread gap-top" id="my-standing">
+        <div><div class="small muted">Your rank</div><div class="rank-number" id="my-rank">${rankText(league.myRank)}
           <span class="small muted">of ${formatNumber(league.memberCount)}</span></div></div>
         <button class="primary" id="trade-in-league" ${league.myPortfolioId ? '' : 'disabled'}>Trade in this league</button></div>`
       : league.status !== 'ended' ? html`<div class="card" id="join-card">
@@ -104,30 +102,20 @@ export default async function leagueScreen({ params: [id], live }) {
           : html`<p class="flush">This league is private: join it with the code its owner gives you, under <a href="#/leagues">Leagues</a>.</p>`}
         <p class="error" id="join-league-error" role="alert"></p></div>` : ''}
     ${league.isOwner && league.code ? codeCard(league) : ''}
-    <div class="league-layout gap-top">
-      <div class="league-main">${leaderboardCard()}</div>
-      <div class="league-side">
-        <section class="card" aria-labelledby="clock-title"><h2 class="flush-top" id="clock-title">Clock</h2>
-          ${replay && league.clock.date ? html`<div class="replay-date"><div class="label">League date</div><div class="date" id="league-date">${formatSessionDate(league.clock.date)}</div></div>` : ''}
-          <p id="league-clock">${clockText(league.clock)}</p>
-          ${league.isOwner && replay && league.status !== 'ended' ? advanceControls(league) : ''}</section>
-        <section class="card" aria-labelledby="rules-title"><h2 class="flush-top" id="rules-title">Rules and dates</h2>${rulesList(league)}</section>
-        <section class="card" aria-labelledby="members-title"><h2 class="flush-top" id="members-title">Players</h2>
-          <ul class="list" id="members">${members.map((m) => memberRow(league, m, me))}</ul></section>
-        ${league.isOwner ? ownerTools() : ''}
-        ${league.isMember ? html`<div class="row"><button class="danger" id="leave-league">Leave league</button></div>` : ''}
-      </div>
+    <div class="gap-top">${leaderboardCard()}</div>
+    <div class="league-side">
+      <section class="card" aria-labelledby="clock-title"><h2 class="flush-top" id="clock-title">Clock</h2>
+        ${replay && league.clock.date ? html`<div class="replay-date"><div class="label">League date</div><div class="date" id="league-date">${formatSessionDate(league.clock.date)}</div></div>` : ''}
+        <p id="league-clock">${clockText(league.clock)}</p>
+        ${league.isOwner && replay && league.status !== 'ended' ? advanceControls() : ''}</section>
+      <section class="card" aria-labelledby="rules-title"><h2 class="flush-top" id="rules-title">Rules and dates</h2>${rulesList(league)}</section>
+      <section class="card" aria-labelledby="members-title"><h2 class="flush-top" id="members-title">Players</h2>
+        <ul class="list" id="members">${members.map((m) => memberRow(league, m, me))}</ul></section>
+      ${league.isOwner ? ownerTools() : ''}
+      ${league.isMember ? html`<div class="row"><button class="danger" id="leave-league">Leave league</button></div>` : ''}
     </div>`);
 
-  setupLeaderboard({
-    url: (metric, cursor) => {
-      const params = new URLSearchParams();
-      if (metric) params.set('metric', metric);
-      if (cursor) params.set('cursor', cursor);
-      return `/api/v1/leagues/${league.id}/leaderboard${params.toString() ? '?' + params : ''}`;
-    },
-    live,
-  });
+  setupLeaderboard({ path: `/api/v1/leagues/${league.id}/leaderboard`, live });
 
   document.getElementById('trade-in-league')?.addEventListener('click', () => {
     selectPortfolio(league.myPortfolioId);
@@ -147,26 +135,13 @@ export default async function leagueScreen({ params: [id], live }) {
   if (league.isOwner) setupOwner(league, activeMembers, live);
 }
 
-/** Joins a league (by `{ code }` or `{ leagueId }`) and opens its page; `fail(text)` shows a refusal. */
-export async function join(body, button, fail) {
-  button.disabled = true;
-  try {
-    const league = await api('/api/v1/leagues/join', { method: 'POST', body });
-    toast(`You joined ${league.name}.`);
-    location.hash = `#/leagues/${league.id}`;
-  } catch (error) {
-    fail(errorMessage(error));
-    button.disabled = false;
-  }
-}
-
 function setupOwner(league, activeMembers, live) {
   document.getElementById('copy-code')?.addEventListener('click', () => copyCode(league.code));
   document.getElementById('new-code')?.addEventListener('click', () => newCodeDialog(league));
   const file = (kind) => `${league.name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'league'}-${kind}.csv`;
   for (const kind of ['standings', 'trades']) {
     document.getElementById(`export-${kind}`).addEventListener('click', () => {
-      download(`/api/v1/leagues/${league.id}/export?kind=${kind}`, file(kind)).catch((error) => toast(errorMessage(error)));
+      download(`/api/v1/leagues/${league.id}/export?kind=${kind}`, file(kind));
     });
   }
   document.getElementById('edit-league').addEventListener('click', () => editDialog(league));
@@ -191,27 +166,16 @@ async function copyCode(code) {
 
 function setupAdvance(league, live) {
   const box = document.getElementById('league-advance');
-  const status = document.getElementById('league-advance-status');
   const error = document.getElementById('league-advance-error');
   const advance = async (days, trigger) => {
-    if (!Number.isInteger(days) || days < 1 || days > 252) { error.textContent = 'Choose 1 to 252 trading days.'; return; }
-    const controls = [...box.querySelectorAll('button, input')];
-    controls.forEach((control) => { control.disabled = true; });
-    box.setAttribute('aria-busy', 'true');
-    status.textContent = `Moving every player ${daysText(days)}…`;
-    error.textContent = '';
-    try {
-      const answer = await api(`/api/v1/leagues/${league.id}/advance`, { method: 'POST', body: { days } });
-      lastAdvance = { leagueId: league.id, focusId: trigger.id,
-        text: `Moved ${daysText(answer.days)}, from ${formatSessionDate(answer.from)} to ${formatSessionDate(answer.to)}; ${formatNumber(answer.portfolios)} ${answer.portfolios === 1 ? 'portfolio' : 'portfolios'} valued.${answer.endOfData ? ' The data ends here: the clock cannot move further.' : ''}` };
-      if (live()) route();
-    } catch (problem) {
-      if (!live()) return;
-      controls.forEach((control) => { control.disabled = false; });
-      box.removeAttribute('aria-busy');
-      status.textContent = '';
-      error.textContent = errorMessage(problem);
-    }
+    if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) { error.textContent = `Choose 1 to ${MAX_DAYS} trading days.`; return; }
+    const answer = await whileMoving(box, `Moving every player ${formatTradingDays(days)}…`, live,
+      () => api(`/api/v1/leagues/${league.id}/advance`, { method: 'POST', body: { days } }));
+    // Told after the redraw; a player who has left the page meanwhile is not told on the next visit.
+    if (!answer || !live()) return;
+    lastAdvance = { leagueId: league.id, focusId: trigger.id,
+      text: `Moved ${formatTradingDays(answer.days)}, from ${formatSessionDate(answer.from)} to ${formatSessionDate(answer.to)}; ${formatCount(answer.portfolios, 'portfolio', 'portfolios')} valued.${answer.endOfData ? ' The data ends here: the clock cannot move further.' : ''}` };
+    route();
   };
   for (const button of box.querySelectorAll('[data-advance]')) {
     button.addEventListener('click', () => advance(Number.parseInt(button.dataset.advance, 10), button));
@@ -219,29 +183,10 @@ function setupAdvance(league, live) {
   const go = document.getElementById('league-advance-go');
   go.addEventListener('click', () => advance(Number(document.getElementById('league-advance-days').value), go));
   if (lastAdvance?.leagueId === league.id) {
-    status.textContent = lastAdvance.text;
+    document.getElementById('league-advance-status').textContent = lastAdvance.text;
     document.getElementById(lastAdvance.focusId)?.focus();
-    lastAdvance = null;
   }
-}
-
-/** A dialog that asks before a step: `run()` does it and answers the toast's words. */
-function confirmDialog({ title, body, confirmLabel, danger = true, run }) {
-  openDialog(html`<h2 id="dialog-title">${title}</h2>${body}
-    <p class="error" id="confirm-error" role="alert"></p>
-    <div class="actions"><button class="${danger ? 'danger' : 'primary'}" id="confirm-step">${confirmLabel}</button><button data-close id="cancel-step">Cancel</button></div>`);
-  const confirm = document.getElementById('confirm-step');
-  confirm.addEventListener('click', async () => {
-    confirm.disabled = true;
-    try {
-      const words = await run();
-      closeDialog();
-      if (words) toast(words);
-    } catch (error) {
-      document.getElementById('confirm-error').textContent = errorMessage(error);
-      confirm.disabled = false;
-    }
-  });
+  lastAdvance = null;
 }
 
 function kickDialog(league, member) {
@@ -306,28 +251,19 @@ function handOverDialog(league, activeMembers) {
       <div class="actions"><button data-close class="primary">OK</button></div>`);
     return;
   }
-  openDialog(html`<h2 id="dialog-title">Hand over ${league.name}?</h2>
-    <form id="hand-over-form" novalidate>
-      <label for="new-owner">New owner</label>
+  confirmDialog({
+    title: `Hand over ${league.name}?`,
+    body: html`<label for="new-owner">New owner</label>
       <select id="new-owner">${others.map((m) => html`<option value="${m.userId}">${m.username}</option>`)}</select>
-      <p class="small muted">The new owner sees the code and runs the league. You stay in it as a player, and can leave it afterwards.</p>
-      <p class="error" id="hand-over-error" role="alert"></p>
-      <div class="actions"><button class="primary" type="submit" id="confirm-hand-over">Hand over</button><button type="button" data-close>Cancel</button></div>
-    </form>`);
-  document.getElementById('hand-over-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const select = document.getElementById('new-owner');
-    const button = document.getElementById('confirm-hand-over');
-    button.disabled = true;
-    try {
+      <p class="small muted">The new owner sees the code and runs the league. You stay in it as a player, and can leave it afterwards.</p>`,
+    confirmLabel: 'Hand over',
+    danger: false,
+    run: async () => {
+      const select = document.getElementById('new-owner');
       await api(`/api/v1/leagues/${league.id}/owner`, { method: 'POST', body: { userId: select.value } });
-      closeDialog();
-      toast(`${select.selectedOptions[0].textContent} now owns ${league.name}.`);
       route();
-    } catch (error) {
-      document.getElementById('hand-over-error').textContent = errorMessage(error);
-      button.disabled = false;
-    }
+      return `${select.selectedOptions[0].textContent} now owns ${league.name}.`;
+    },
   });
 }
 
@@ -359,36 +295,26 @@ function leaveDialog(league, activeMembers) {
 }
 
 function editDialog(league) {
-  openDialog(html`<h2 id="dialog-title">Edit ${league.name}</h2>
-    <form id="edit-form" novalidate>
-      <label for="edit-name">Name</label><input id="edit-name" maxlength="50" value="${league.name}">
+  confirmDialog({
+    title: `Edit ${league.name}`,
+    body: html`<label for="edit-name">Name</label><input id="edit-name" maxlength="50" value="${league.name}">
       <label for="edit-description">Description</label><textarea id="edit-description" rows="2" maxlength="500">${league.description}</textarea>
       <fieldset><legend>Who may join</legend>
         <label class="check"><input type="radio" name="edit-visibility" value="private" ${league.visibility === 'private' ? 'checked' : ''}> Private: only with the code</label>
         <label class="check"><input type="radio" name="edit-visibility" value="public" ${league.visibility === 'public' ? 'checked' : ''}> Public: anyone can find it</label></fieldset>
       <label for="edit-metric">Rank players by</label>
-      <select id="edit-metric">${METRICS.map(([id, label]) => html`<option value="${id}" ${id === league.defaultMetric ? 'selected' : ''}>${label}</option>`)}</select>
-      <p class="error" id="edit-error" role="alert"></p>
-      <div class="actions"><button class="primary" type="submit" id="save-league">Save</button><button type="button" data-close>Cancel</button></div>
-    </form>`);
-  document.getElementById('edit-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const button = document.getElementById('save-league');
-    button.disabled = true;
-    try {
+      <select id="edit-metric">${METRICS.map(([id, label]) => html`<option value="${id}" ${id === league.defaultMetric ? 'selected' : ''}>${label}</option>`)}</select>`,
+    confirmLabel: 'Save',
+    danger: false,
+    run: async () => {
       await api(`/api/v1/leagues/${league.id}`, { method: 'PATCH', body: {
         name: document.getElementById('edit-name').value.trim(),
         description: document.getElementById('edit-description').value.trim(),
         visibility: document.querySelector('[name="edit-visibility"]:checked').value,
         defaultMetric: document.getElementById('edit-metric').value,
       } });
-      closeDialog();
-      toast('Saved.');
       route();
-    } catch (error) {
-      document.getElementById('edit-error').textContent = errorMessage(error);
-      button.disabled = false;
-    }
+      return 'Saved.';
+    },
   });
 }
-

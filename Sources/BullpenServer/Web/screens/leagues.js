@@ -3,15 +3,21 @@
 // screens: #/leagues/new (create), #/leagues/global, #/leagues/{id} (a league's page) and
 // #/leagues/{id}/members/{userId} (a member's portfolio).
 import { html, render } from '/html.js';
-import { api, errorMessage } from '/api.js';
+import { api } from '/api.js';
 import { view } from '/router.js';
 import { debounce } from '/debounce.js';
-import { statusBadge } from '/leagues.js';
+import { join, playersText, rankText, statusBadge } from '/leagues.js';
+import { moreButton, setupPager } from '/components/pager.js';
 import { formatDate, formatDateTime, formatMoney, formatNumber } from '/format.js';
-import newLeagueScreen from '/screens/new-league.js';
-import leagueScreen, { join } from '/screens/league.js';
-import memberScreen from '/screens/league-member.js';
-import globalLeaderboardScreen from '/screens/global-leaderboard.js';
+
+/** The tab's other screen that `params` ask for, loaded when first opened (as router.js loads screens); null for the list. */
+function otherScreen([first, second, third]) {
+  if (first === 'new') return import('/screens/new-league.js');
+  if (first === 'global') return import('/screens/global-leaderboard.js');
+  if (first && second === 'members' && third) return import('/screens/league-member.js');
+  if (first) return import('/screens/league.js');
+  return null;
+}
 
 /** A league's clock in a few words: "Live" or "Replay · Mar 2, 2009". */
 function clockWords(league) {
@@ -22,15 +28,15 @@ function myLeagueRow(league) {
   return html`<li data-league="${league.id}">
     <a class="grow plain" href="#/leagues/${league.id}"><strong class="link-text">${league.name}</strong> ${statusBadge(league)}
       ${league.isOwner ? html` <span class="badge owner">Owner</span>` : ''}
-      <span class="block small muted">${clockWords(league)} · ${formatNumber(league.memberCount)} ${league.memberCount === 1 ? 'player' : 'players'}</span></a>
-    <span class="figure"><span class="rank-number" data-rank>${league.myRank == null ? '—' : `#${formatNumber(league.myRank)}`}</span>
+      <span class="block small muted">${clockWords(league)} · ${playersText(league.memberCount)}</span></a>
+    <span class="figure"><span class="rank-number">${rankText(league.myRank)}</span>
       <span class="block small muted">of ${formatNumber(league.memberCount)}</span></span></li>`;
 }
 
 function publicLeagueRow(league) {
   return html`<li data-league="${league.id}">
     <span class="grow"><a href="#/leagues/${league.id}"><strong>${league.name}</strong></a> ${statusBadge(league)}
-      <span class="block small muted">${clockWords(league)} · ${formatMoney(league.startingCash)} to start · ${formatNumber(league.memberCount)} ${league.memberCount === 1 ? 'player' : 'players'}
+      <span class="block small muted">${clockWords(league)} · ${formatMoney(league.startingCash)} to start · ${playersText(league.memberCount)}
         · by ${league.ownerName}${league.status === 'upcoming' ? ` · starts ${formatDateTime(league.startsAt)}` : ''}</span>
       ${league.description ? html`<span class="block small">${league.description}</span>` : ''}
       <span class="error block" data-join-error role="alert"></span></span>
@@ -40,12 +46,12 @@ function publicLeagueRow(league) {
 }
 
 export default async function leaguesScreen(context) {
-  const [first] = context.params;
-  if (first === 'new') return newLeagueScreen(context);
-  if (first === 'global') return globalLeaderboardScreen(context);
-  if (first && context.params[1] === 'members' && context.params[2]) return memberScreen(context);
-  if (first) return leagueScreen(context);
-  const { live } = context;
+  const { live, onLeave } = context;
+  const other = otherScreen(context.params);
+  if (other) {
+    const screen = await other;
+    return live() ? screen.default(context) : undefined;
+  }
   view(html`<h1>Leagues</h1><p class="loading">Loading your leagues…</p>`);
   const mine = (await api('/api/v1/leagues')).leagues;
   if (!live()) return;
@@ -69,7 +75,7 @@ export default async function leaguesScreen(context) {
         <label for="public-search">Search public leagues by name</label>
         <input id="public-search" type="search" autocomplete="off">
         <div id="public-leagues" class="gap-top"><p class="loading">Loading…</p></div>
-        <div class="spread gap-top"><span></span><button type="button" id="more-public" hidden>Show more</button></div>
+        ${moreButton('more-public')}
       </div></section>
     <section aria-labelledby="global-title"><h2 id="global-title">Global leaderboard</h2>
       <div class="card spread"><p class="flush grow">How every player who opted in is doing with their live portfolios, this week, this month or since they started.</p>
@@ -83,30 +89,25 @@ export default async function leaguesScreen(context) {
     if (!code) { error.textContent = 'Type the code the league\'s owner gave you.'; return; }
     await join({ code }, document.getElementById('join'), (problem) => { error.textContent = problem; });
   });
-  setupPublicLeagues(live);
+  setupPublicLeagues(live, onLeave);
 }
 
-function setupPublicLeagues(live) {
+function setupPublicLeagues(live, onLeave) {
   const node = document.getElementById('public-leagues');
-  const more = document.getElementById('more-public');
   const search = document.getElementById('public-search');
-  let leagues = [], cursor = null, seq = 0;
-  const load = async (append) => {
-    const mine = ++seq;
-    const params = new URLSearchParams();
-    const query = search.value.trim();
-    if (query) params.set('q', query);
-    if (append && cursor) params.set('cursor', cursor);
-    more.disabled = true;
-    try {
-      const page = await api(`/api/v1/leagues/public${params.toString() ? '?' + params : ''}`);
-      if (!live() || mine !== seq) return;
-      leagues = append ? leagues.concat(page.leagues) : page.leagues;
-      cursor = page.nextCursor;
+  const reload = setupPager({
+    moreId: 'more-public', node, key: 'leagues', live,
+    page: (cursor) => {
+      const params = new URLSearchParams();
+      const query = search.value.trim();
+      if (query) params.set('q', query);
+      if (cursor) params.set('cursor', cursor);
+      return api(`/api/v1/leagues/public${params.toString() ? '?' + params : ''}`);
+    },
+    draw: (leagues) => {
       render(node, leagues.length === 0
-        ? html`<p id="no-public">${query ? 'No public league matches.' : 'No public leagues yet: create one and make it public.'}</p>`
+        ? html`<p id="no-public">${search.value.trim() ? 'No public league matches.' : 'No public leagues yet: create one and make it public.'}</p>`
         : html`<ul class="list">${leagues.map(publicLeagueRow)}</ul>`);
-      more.hidden = !cursor;
       for (const button of node.querySelectorAll('[data-join]')) {
         const error = button.closest('li').querySelector('[data-join-error]');
         button.addEventListener('click', () => {
@@ -114,13 +115,9 @@ function setupPublicLeagues(live) {
           join({ leagueId: button.dataset.join }, button, (problem) => { error.textContent = problem; });
         });
       }
-    } catch (error) {
-      if (live() && mine === seq) render(node, html`<p class="error">${errorMessage(error)}</p>`);
-    } finally {
-      if (live() && mine === seq) more.disabled = false;
-    }
-  };
-  search.addEventListener('input', debounce(() => load(false), 300));
-  more.addEventListener('click', () => load(true));
-  load(false);
+    },
+  });
+  const searchLater = debounce(reload, 300);
+  search.addEventListener('input', searchLater);
+  onLeave(searchLater.cancel);
 }

@@ -18,7 +18,7 @@ const MOVERS = { gainers: 'Gainers', losers: 'Losers', 'most-active': 'Most acti
 const loading = html`<p class="loading">Loading…</p>`;
 const failure = (error) => html`<p class="error">${errorMessage(error)}</p>`;
 
-export default async function marketScreen({ live }) {
+export default async function marketScreen({ live, onLeave }) {
   view(html`<h1>Market</h1>${loading}`);
   const portfolio = await loadSelectedPortfolio();
   if (!live()) return;
@@ -62,7 +62,9 @@ export default async function marketScreen({ live }) {
   const restart = () => { state.cursor = null; browse(); };
   document.getElementById('sort').addEventListener('change', restart);
   document.getElementById('sector').addEventListener('change', restart);
-  document.getElementById('search').addEventListener('input', debounce(restart, 300));
+  const searchLater = debounce(restart, 300);
+  document.getElementById('search').addEventListener('input', searchLater);
+  onLeave(searchLater.cancel);
   browse();
 }
 

@@ -5,35 +5,36 @@
 import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
-import { boundMonthPicker, replayOptions } from '/replay.js';
+import { monthPicker, replayOptions, setupMonthPicker } from '/replay.js';
 import { toast } from '/components/toast.js';
+import { MAX_DAYS } from '/components/advance-panel.js';
 import { METRICS } from '/leagues.js';
-import { formatDate, formatMonthName } from '/format.js';
+import { formatDate, typedDecimal } from '/format.js';
 
-const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
 const INTERVALS = [['15m', '15 minutes'], ['1h', 'hour'], ['6h', '6 hours'], ['12h', '12 hours'], ['1d', 'day'], ['7d', 'week']];
 
-/** Which field shows a refusal, by the server's code; the rest show under the form. */
-const FIELD_OF = {
-  invalid_name: 'league-name-error', invalid_starting_cash: 'league-cash-error', invalid_dates: 'league-dates-error',
-  invalid_replay_start: 'league-start-error', invalid_advance: 'league-schedule-error', invalid_metric: 'league-metric-error',
+/** Where a refusal shows: a field's own error line (`errorId`), and the field that gets the focus (`focusId`). */
+const at = (id) => ({ errorId: `${id}-error`, focusId: id });
+const START = { errorId: 'league-start-error', focusId: 'league-month' };
+const SCHEDULE = { errorId: 'league-schedule-error', focusId: 'league-days' };
+const FORM = { errorId: 'league-error', focusId: null };
+
+/** By the server's code. */
+const SHOWN_FOR_CODE = {
+  invalid_name: at('league-name'), invalid_starting_cash: at('league-cash'), invalid_replay_start: START,
+  invalid_advance: SCHEDULE, invalid_dates: at('league-ends'), invalid_metric: at('league-metric'),
 };
-/** A rule the server refused (validation_failed names it, "rules.maxPositionPercent must be ..."): its field. */
-const RULE_FIELDS = {
-  commissionPerTrade: 'league-commission', commissionPercent: 'league-commission-percent', maxPositionPercent: 'league-max-position',
-  minimumPrice: 'league-min-price', maxHoldings: 'league-max-holdings',
+/** By the field a message names first ("rules.maxPositionPercent must be ...", "'clock.advance.days' must be ...", "startsAt must be ..."). */
+const SHOWN_FOR_FIELD = {
+  'rules.commissionPerTrade': at('league-commission'), 'rules.commissionPercent': at('league-commission-percent'),
+  'rules.maxPositionPercent': at('league-max-position'), 'rules.minimumPrice': at('league-min-price'),
+  'rules.maxHoldings': at('league-max-holdings'), 'clock.advance': SCHEDULE, startsAt: at('league-starts'), endsAt: at('league-ends'),
 };
 
-/** The id of the element that shows `error`: its field's, or the form's. */
-function errorTarget(error) {
-  if (FIELD_OF[error.code]) return FIELD_OF[error.code];
-  const rule = /\brules\.(\w+)/.exec(error.message ?? '')?.[1];
-  return RULE_FIELDS[rule] ? `${RULE_FIELDS[rule]}-error` : 'league-error';
-}
-
-function years(firstDate, lastDate) {
-  const first = Number(firstDate.slice(0, 4)), last = Number(lastDate.slice(0, 4));
-  return Array.from({ length: last - first + 1 }, (_, i) => String(first + i));
+/** Where the server's refusal `error` shows: the field its message names, else its code's, else under the form. */
+function shownAt(error) {
+  const named = /\b(rules\.\w+|clock\.advance|startsAt|endsAt)\b/.exec(error.message ?? '')?.[1];
+  return SHOWN_FOR_FIELD[named] ?? SHOWN_FOR_CODE[error.code] ?? FORM;
 }
 
 /** A field with its help beside it (under it on a phone). `control` is the input's markup. */
@@ -62,9 +63,12 @@ function instant(value) {
 }
 
 /** A decimal field as typed, without thousands separators or symbols; null when empty. */
-function decimal(id) {
-  const text = document.getElementById(id).value.replace(/[,$%\s]/g, '');
-  return text === '' ? null : text;
+function decimal(id) { return typedDecimal(document.getElementById(id).value); }
+
+/** Shows `message` where `place` says, and moves the focus to its field. */
+function show(place, message) {
+  document.getElementById(place.errorId).textContent = message;
+  if (place.focusId) document.getElementById(place.focusId).focus();
 }
 
 export default async function newLeagueScreen({ live }) {
@@ -72,7 +76,6 @@ export default async function newLeagueScreen({ live }) {
   const options = await replayOptions();
   if (!live()) return;
   const { firstDate, lastDate } = options;
-  const firstMonth = firstDate.slice(0, 7), lastMonth = lastDate.slice(0, 7);
   view(html`<h1>Create a league</h1>
     <form id="league-form" class="card league-form" novalidate>
       ${field('league-name', 'Name', input('league-name', { extra: html`maxlength="50" required` }), 'Players see it in their list of leagues and on the standings.')}
@@ -97,12 +100,7 @@ export default async function newLeagueScreen({ live }) {
         <fieldset aria-describedby="league-start-help"><legend>Replay starts</legend>
           <div class="field-help"><div>
             <label class="check switch-label" for="league-random"><input type="checkbox" role="switch" class="switch" id="league-random"> Random date</label>
-            <div class="row">
-              <div class="field"><label for="league-month">Month</label>
-                <select id="league-month">${MONTHS.map((m) => html`<option value="${m}">${formatMonthName(Number(m))}</option>`)}</select></div>
-              <div class="field"><label for="league-year">Year</label>
-                <select id="league-year">${years(firstDate, lastDate).map((y) => html`<option value="${y}">${y}</option>`)}</select></div>
-            </div>
+            ${monthPicker('league', options, 'league-start-error')}
             <p class="error" id="league-start-error" role="alert"></p></div>
             <p class="help small" id="league-start-help">The replay starts on the month's first trading day. With a random date, the league picks one for everyone. The history runs from ${formatDate(firstDate)} to ${formatDate(lastDate)}.</p></div>
         </fieldset>
@@ -112,9 +110,9 @@ export default async function newLeagueScreen({ live }) {
             <label class="check"><input type="radio" name="advance" value="scheduled"> On a schedule</label>
             <div class="row" id="schedule-fields" hidden>
               <div class="field"><label for="league-every">Every</label>
-                <select id="league-every">${INTERVALS.map(([value, label]) => html`<option value="${value}" ${value === '1d' ? 'selected' : ''}>${label}</option>`)}</select></div>
+                <select id="league-every" aria-describedby="league-schedule-error">${INTERVALS.map(([value, label]) => html`<option value="${value}" ${value === '1d' ? 'selected' : ''}>${label}</option>`)}</select></div>
               <div class="field"><label for="league-days">Trading days each time</label>
-                <input id="league-days" type="number" inputmode="numeric" min="1" max="252" value="1"></div>
+                <input id="league-days" type="number" inputmode="numeric" min="1" max="${MAX_DAYS}" value="1" aria-describedby="league-schedule-error"></div>
             </div>
             <p class="error" id="league-schedule-error" role="alert"></p></div>
             <p class="help small" id="league-schedule-help">By hand, you move everyone forward when you like (a day, a week, a month). On a schedule the league moves by itself, for example 1 trading day every hour: a year of history then takes about ten days.</p></div>
@@ -144,9 +142,8 @@ export default async function newLeagueScreen({ live }) {
         'Empty: the league starts now. Before the start players can join but not trade. In your own time zone.')}
       ${field('league-ends', 'Ends (optional)', input('league-ends', { type: 'datetime-local' }),
         'Empty: the league runs until you delete it. At the end trading stops and the standings are final.')}
-      <p class="error" id="league-dates-error" role="alert"></p>
       ${field('league-metric', 'Rank players by',
-        html`<select id="league-metric" aria-describedby="league-metric-help">${METRICS.map(([id, label]) => html`<option value="${id}">${label}</option>`)}</select>`,
+        html`<select id="league-metric" aria-describedby="league-metric-help league-metric-error">${METRICS.map(([id, label]) => html`<option value="${id}">${label}</option>`)}</select>`,
         html`<strong>Return</strong>: how much the portfolio grew. <strong>Sharpe ratio</strong>: return for the risk taken, so steady gains beat wild swings. <strong>Largest fall</strong>: the smallest drop from a high wins. <strong>vs S&amp;P 500</strong>: return beyond the index's over the same days. Anyone can switch the view; this is the one shown first.`)}
 
       <p class="error" id="league-error" role="alert"></p>
@@ -154,25 +151,19 @@ export default async function newLeagueScreen({ live }) {
     </form>`);
 
   const form = document.getElementById('league-form');
-  const month = document.getElementById('league-month');
-  const year = document.getElementById('league-year');
+  const picker = setupMonthPicker('league', options);
   const random = document.getElementById('league-random');
   const checked = (name) => form.querySelector(`[name="${name}"]:checked`).value;
 
-  const boundMonths = () => boundMonthPicker(year, month, firstMonth, lastMonth);
   const update = () => {
     const replay = checked('clock') === 'replay';
     document.getElementById('replay-fields').hidden = !replay;
     document.getElementById('market-hours-field').hidden = replay;   // a replay fills at the day's close
     document.getElementById('schedule-fields').hidden = checked('advance') !== 'scheduled';
-    month.disabled = year.disabled = random.checked;
+    picker.month.disabled = picker.year.disabled = random.checked;
   };
-  year.addEventListener('change', boundMonths);
   random.addEventListener('change', update);
   for (const radio of form.querySelectorAll('[name="clock"], [name="advance"]')) radio.addEventListener('change', update);
-  year.value = firstMonth.slice(0, 4);
-  month.value = firstMonth.slice(5);
-  boundMonths();
   update();
   document.getElementById('league-name').focus();
 
@@ -180,16 +171,11 @@ export default async function newLeagueScreen({ live }) {
     event.preventDefault();
     for (const node of form.querySelectorAll('.error')) node.textContent = '';
     const name = document.getElementById('league-name').value.trim();
-    if (!name) {
-      document.getElementById('league-name-error').textContent = 'Give the league a name.';
-      document.getElementById('league-name').focus();
-      return;
-    }
+    if (!name) { show(at('league-name'), 'Give the league a name.'); return; }
     const startsAt = instant(document.getElementById('league-starts').value);
     const endsAt = instant(document.getElementById('league-ends').value);
-    if (startsAt === undefined || endsAt === undefined) {
-      document.getElementById('league-dates-error').textContent = 'Enter the dates as a day and a time, or leave them empty.';
-      return;
+    for (const [id, value] of [['league-starts', startsAt], ['league-ends', endsAt]]) {
+      if (value === undefined) { show(at(id), 'Enter a day and a time, or leave it empty.'); return; }
     }
     const body = { name, visibility: checked('visibility') };
     const description = document.getElementById('league-description').value.trim();
@@ -197,11 +183,12 @@ export default async function newLeagueScreen({ live }) {
     const cash = decimal('league-cash');
     if (cash) body.startingCash = cash;
     if (checked('clock') === 'replay') {
-      const days = Number.parseInt(document.getElementById('league-days').value, 10);
+      // A day count the field cannot read goes as null: the server says what it takes.
+      const days = document.getElementById('league-days').valueAsNumber;
       body.clock = {
         mode: 'replay',
-        start: random.checked ? 'random' : `${year.value}-${month.value}`,
-        advance: checked('advance') === 'scheduled' ? { every: document.getElementById('league-every').value, days: Number.isNaN(days) ? 1 : days } : 'manual',
+        start: random.checked ? 'random' : picker.value(),
+        advance: checked('advance') === 'scheduled' ? { every: document.getElementById('league-every').value, days: Number.isNaN(days) ? null : days } : 'manual',
       };
     } else {
       body.clock = { mode: 'live' };
@@ -212,10 +199,7 @@ export default async function newLeagueScreen({ live }) {
     for (const [key, id] of Object.entries(text)) { const value = decimal(id); if (value) rules[key] = value; }
     const holdings = decimal('league-max-holdings');
     if (holdings) {
-      if (!/^\d+$/.test(holdings)) {
-        document.getElementById('league-max-holdings-error').textContent = 'Enter a whole number of stocks, or leave it empty.';
-        return;
-      }
+      if (!/^\d+$/.test(holdings)) { show(at('league-max-holdings'), 'Enter a whole number of stocks, or leave it empty.'); return; }
       rules.maxHoldings = Number.parseInt(holdings, 10);
     }
     if (body.clock.mode === 'live') rules.marketHoursOnly = document.getElementById('league-market-hours').checked;
@@ -235,12 +219,9 @@ export default async function newLeagueScreen({ live }) {
       location.hash = `#/leagues/${league.id}`;
     } catch (error) {
       if (!live()) return;
-      const target = document.getElementById(errorTarget(error));
-      target.textContent = errorMessage(error);
-      if (target.id !== 'league-error') {
-        document.getElementById('league-error').textContent = 'The league was not created: see the message above.';
-        document.getElementById(target.id.replace(/-error$/, ''))?.focus();
-      }
+      const place = shownAt(error);
+      show(place, errorMessage(error));
+      if (place !== FORM) document.getElementById('league-error').textContent = 'The league was not created: see the message above.';
       button.disabled = false;
       button.textContent = 'Create league';
     }

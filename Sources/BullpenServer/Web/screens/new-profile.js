@@ -5,20 +5,14 @@ import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
 import { loadPortfolios, selectPortfolio } from '/portfolios.js';
-import { boundMonthPicker, replayOptions, nextProfileName } from '/replay.js';
+import { monthPicker, replayOptions, nextProfileName, setupMonthPicker } from '/replay.js';
 import { toast } from '/components/toast.js';
-import { formatDate, formatMonthName } from '/format.js';
+import { formatDate, typedDecimal } from '/format.js';
 
-const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
 const FIELD_OF = {
   portfolio_name_taken: 'profile-name-error', invalid_name: 'profile-name-error',
   invalid_starting_cash: 'profile-cash-error',
 };
-
-function years(firstDate, lastDate) {
-  const first = Number(firstDate.slice(0, 4)), last = Number(lastDate.slice(0, 4));
-  return Array.from({ length: last - first + 1 }, (_, i) => String(first + i));
-}
 
 function scenarioText(scenario) {
   return `${scenario.description} Starts ${formatDate(scenario.start)} with ${scenario.symbols.join(', ')}.`;
@@ -29,7 +23,6 @@ export default async function newProfileScreen({ live }) {
   const [portfolios, options] = await Promise.all([loadPortfolios(), replayOptions()]);
   if (!live()) return;
   const { firstDate, lastDate, scenarios } = options;
-  const firstMonth = firstDate.slice(0, 7), lastMonth = lastDate.slice(0, 7);
   view(html`<h1>New profile</h1>
     <form id="profile-form" class="card" novalidate>
       <label for="profile-name">Name</label>
@@ -53,12 +46,7 @@ export default async function newProfileScreen({ live }) {
       <fieldset id="date-fields">
         <legend>Starting date</legend>
         <label class="check switch-label" for="random-date"><input type="checkbox" role="switch" class="switch" id="random-date"> Random date</label>
-        <div class="row">
-          <div class="field"><label for="start-month">Month</label>
-            <select id="start-month">${MONTHS.map((m) => html`<option value="${m}">${formatMonthName(Number(m))}</option>`)}</select></div>
-          <div class="field"><label for="start-year">Year</label>
-            <select id="start-year">${years(firstDate, lastDate).map((y) => html`<option value="${y}">${y}</option>`)}</select></div>
-        </div>
+        ${monthPicker('start', options)}
         <p class="small muted">The replay starts on the month's first trading day. The history runs from ${formatDate(firstDate)} to ${formatDate(lastDate)}.</p>
       </fieldset>
       <p class="error" id="profile-error" role="alert"></p>
@@ -66,28 +54,22 @@ export default async function newProfileScreen({ live }) {
     </form>`);
 
   const form = document.getElementById('profile-form');
-  const month = document.getElementById('start-month');
-  const year = document.getElementById('start-year');
+  const picker = setupMonthPicker('start', options);
   const random = document.getElementById('random-date');
   const scenario = document.getElementById('profile-scenario');
   const startWith = () => form.querySelector('[name="start-with"]:checked').value;
 
-  const boundMonths = () => boundMonthPicker(year, month, firstMonth, lastMonth);
   const update = () => {
     const byScenario = startWith() === 'scenario';
     document.getElementById('scenario-fields').hidden = !byScenario;
     document.getElementById('date-fields').hidden = byScenario;   // a scenario has its own date
-    month.disabled = year.disabled = random.checked;
+    picker.month.disabled = picker.year.disabled = random.checked;
   };
-  year.addEventListener('change', boundMonths);
   random.addEventListener('change', update);
   for (const radio of form.querySelectorAll('[name="start-with"]')) radio.addEventListener('change', update);
   scenario.addEventListener('change', () => {
     document.getElementById('scenario-description').textContent = scenarioText(scenarios.find((s) => s.id === scenario.value));
   });
-  year.value = firstMonth.slice(0, 4);
-  month.value = firstMonth.slice(5);
-  boundMonths();
   update();
 
   form.addEventListener('submit', async (event) => {
@@ -96,11 +78,11 @@ export default async function newProfileScreen({ live }) {
     const replay = {};
     if (startWith() === 'scenario') replay.scenario = scenario.value;
     else {
-      replay.start = random.checked ? 'random' : `${year.value}-${month.value}`;
+      replay.start = random.checked ? 'random' : picker.value();
       if (startWith() === 'random') replay.holdings = 'random';
     }
     const name = document.getElementById('profile-name').value.trim();
-    const cash = document.getElementById('profile-cash').value.replace(/[,$\s]/g, '');
+    const cash = typedDecimal(document.getElementById('profile-cash').value);
     const button = document.getElementById('create-profile');
     button.disabled = true;
     button.textContent = 'Creating…';

@@ -1,12 +1,11 @@
 // The replay profiles (#/profiles): each replay portfolio with its date and value; select one to
 // play it, start a new one (#/profiles/new, screens/new-profile.js), or delete one for good.
 import { html } from '/html.js';
-import { api, errorMessage } from '/api.js';
+import { api } from '/api.js';
 import { view, route } from '/router.js';
 import { currentPortfolio, isReplay, loadPortfolios, selectPortfolio } from '/portfolios.js';
 import { MAX_PORTFOLIOS } from '/replay.js';
-import { openDialog, closeDialog } from '/components/dialog.js';
-import { toast } from '/components/toast.js';
+import { confirmDialog } from '/components/dialog.js';
 import { formatDate, formatMoney, formatNumber } from '/format.js';
 import newProfileScreen from '/screens/new-profile.js';
 
@@ -47,21 +46,14 @@ export default async function profilesScreen(context) {
 }
 
 function deleteDialog(profile) {
-  openDialog(html`<h2 id="dialog-title">Delete ${profile.name}?</h2>
-    <p>Its holdings, trades and history are deleted. This cannot be undone.</p>
-    <p class="error" id="delete-error" role="alert"></p>
-    <div class="actions"><button class="danger" id="confirm-delete">Delete profile</button><button data-close>Cancel</button></div>`);
-  const confirm = document.getElementById('confirm-delete');
-  confirm.addEventListener('click', async () => {
-    confirm.disabled = true;
-    try {
+  confirmDialog({
+    title: `Delete ${profile.name}?`,
+    body: html`<p>Its holdings, trades and history are deleted. This cannot be undone.</p>`,
+    confirmLabel: 'Delete profile',
+    run: async () => {
       await api(`/api/v1/portfolios/${profile.id}`, { method: 'DELETE' });
-      closeDialog();
-      toast(`Deleted ${profile.name}.`);
       route();
-    } catch (error) {
-      document.getElementById('delete-error').textContent = errorMessage(error);
-      confirm.disabled = false;
-    }
+      return `Deleted ${profile.name}.`;
+    },
   });
 }

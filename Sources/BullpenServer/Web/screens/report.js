@@ -6,16 +6,12 @@ import { api } from '/api.js';
 import { view } from '/router.js';
 import { loadSelectedPortfolio, isReplay } from '/portfolios.js';
 import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
+import { statCard } from '/components/stat-card.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatShare, formatSignedMoney, tone } from '/format.js';
 
-function card(label, id, value, { className = '', note = null } = {}) {
-  return html`<div class="card stat"><div class="label">${label}</div>
-    <div class="value ${className}" id="${id}">${value}</div>${note == null ? '' : html`<div class="small muted">${note}</div>`}</div>`;
-}
-
 function trade(label, id, t) {
-  if (!t) return card(label, id, '—', { note: 'No sale yet' });
-  return card(label, id, formatSignedMoney(t.realizedPnl), { className: tone(t.realizedPnl),
+  if (!t) return statCard(label, id, '—', { note: 'No sale yet' });
+  return statCard(label, id, formatSignedMoney(t.realizedPnl), { className: tone(t.realizedPnl),
     note: `Sold ${formatNumber(t.quantity)} ${t.symbol} at ${formatPrice(t.price)} on ${formatDate(t.date)}` });
 }
 
@@ -43,15 +39,15 @@ export default async function reportScreen({ live }) {
   view(html`<h1>Report of ${portfolio.name}</h1>
     <p class="muted" id="report-period">${formatDate(report.start)} → ${formatDate(report.end)} · ${formatNumber(report.days)} trading days${report.endOfData ? ' · to the end of the data' : ''}</p>
     <div class="grid" data-testid="report">
-      ${card('Starting cash', 'report-start', formatMoney(report.startingCash))}
-      ${card('Ending value', 'report-equity', formatMoney(report.endingEquity))}
-      ${card('Total return', 'report-return', formatSignedMoney(report.totalReturn), { className: tone(report.totalReturn), note: formatPercent(report.totalReturnPercent) })}
-      ${card('S&P 500', 'report-benchmark', formatPercent(report.benchmarkReturnPercent), { className: tone(report.benchmarkReturnPercent), note: 'Over the same days' })}
-      ${card('Largest fall', 'report-drawdown', formatMoney(report.maxDrawdown), {
+      ${statCard('Starting cash', 'report-start', formatMoney(report.startingCash))}
+      ${statCard('Ending value', 'report-equity', formatMoney(report.endingEquity))}
+      ${statCard('Total return', 'report-return', formatSignedMoney(report.totalReturn), { className: tone(report.totalReturn), note: formatPercent(report.totalReturnPercent) })}
+      ${statCard('S&P 500', 'report-benchmark', formatPercent(report.benchmarkReturnPercent), { className: tone(report.benchmarkReturnPercent), note: 'Over the same days' })}
+      ${statCard('Largest fall', 'report-drawdown', formatMoney(report.maxDrawdown), {
         note: report.drawdownPeak ? `${formatShare(report.maxDrawdownPercent)} from ${formatDate(report.drawdownPeak)} to ${formatDate(report.drawdownTrough)}` : 'No fall' })}
       ${trade('Best trade', 'report-best', report.bestTrade)}
       ${trade('Worst trade', 'report-worst', report.worstTrade)}
-      ${card('Days invested', 'report-invested', `${formatNumber(report.daysInvested)} of ${formatNumber(report.days)}`, { note: `${formatShare(report.daysInvestedPercent)} of the days` })}
+      ${statCard('Days invested', 'report-invested', `${formatNumber(report.daysInvested)} of ${formatNumber(report.days)}`, { note: `${formatShare(report.daysInvestedPercent)} of the days` })}
     </div>
     <h2>Buying and holding instead</h2>
     <div class="card"><dl class="figures">

@@ -5,7 +5,7 @@ import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
 import { currentSession, endSession } from '/session.js';
 import { theme, palette, setTheme, setPalette } from '/appearance.js';
-import { openDialog, closeDialog } from '/components/dialog.js';
+import { confirmDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
 
 export default function settingsScreen({ live }) {
@@ -71,7 +71,7 @@ async function setupLeaderboardChoice(live) {
     error.textContent = '';
     try {
       const settings = await api('/api/v1/me', { method: 'PATCH', body: { publicLeaderboard: wanted } });
-      toggle.checked = settings?.publicLeaderboard ?? wanted;
+      toggle.checked = settings.publicLeaderboard;
       toast(toggle.checked ? 'Your live portfolios are on the global leaderboard.' : 'Your portfolios are off the global leaderboard.');
     } catch (problem) {
       toggle.checked = !wanted;
@@ -87,17 +87,15 @@ async function logout() {
 }
 
 function deleteAccountDialog() {
-  openDialog(html`<h2 id="dialog-title">Delete your account?</h2><p>All your portfolios, history and watchlists are deleted for good.</p>
-    <form id="delete-form" novalidate><label for="delete-password">Type your password to confirm</label><input id="delete-password" type="password" autocomplete="current-password">
-    <p class="error" id="delete-error" role="alert"></p>
-    <div class="actions"><button class="danger" type="submit">Delete everything</button><button type="button" data-close>Cancel</button></div></form>`);
-  document.getElementById('delete-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    try {
+  confirmDialog({
+    title: 'Delete your account?',
+    body: html`<p>All your portfolios, history and watchlists are deleted for good.</p>
+      <label for="delete-password">Type your password to confirm</label><input id="delete-password" type="password" autocomplete="current-password">`,
+    confirmLabel: 'Delete everything',
+    run: async () => {
       await api('/api/v1/me', { method: 'DELETE', body: { password: document.getElementById('delete-password').value } });
-      closeDialog();
       endSession();
-      toast('Your account was deleted.');
-    } catch (problem) { document.getElementById('delete-error').textContent = errorMessage(problem); }
+      return 'Your account was deleted.';
+    },
   });
 }
