@@ -243,25 +243,27 @@ public enum Leaderboard {
     /// hundredth) share a rank, and the next rank skips them (1, 1, 3); players without the
     /// figure come last, sharing the last rank. Within a rank, by name.
     public static func rank(_ entries: [Entry], by metric: Metric) -> [Standing] {
-        var standings = entries.map(figures)
-        standings.sort { a, b in
-            let ka = key(a, metric), kb = key(b, metric)
-            if ka != kb {
-                guard let ka else { return false }
-                guard let kb else { return true }
-                return ka > kb
+        let standings = entries.map(figures)
+        let keys = standings.map { key($0, metric) }
+        // Positions are sorted, not the standings themselves (moving them is most of the work).
+        let order = standings.indices.sorted { i, j in
+            if keys[i] != keys[j] {
+                guard let ki = keys[i] else { return false }
+                guard let kj = keys[j] else { return true }
+                return ki > kj
             }
-            if a.name != b.name { return a.name < b.name }
-            return a.player.uuid.uuidString < b.player.uuid.uuidString
+            if standings[i].name != standings[j].name { return standings[i].name < standings[j].name }
+            if standings[i].player != standings[j].player { return standings[i].player.uuid < standings[j].player.uuid }
+            return (standings[i].portfolio?.uuid ?? standings[i].player.uuid) < (standings[j].portfolio?.uuid ?? standings[j].player.uuid)
         }
-        for index in standings.indices {
-            if index > 0, key(standings[index], metric) == key(standings[index - 1], metric) {
-                standings[index].rank = standings[index - 1].rank
-            } else {
-                standings[index].rank = index + 1
-            }
+        var ranked: [Standing] = []
+        ranked.reserveCapacity(order.count)
+        for (position, index) in order.enumerated() {
+            var standing = standings[index]
+            standing.rank = position > 0 && keys[index] == keys[order[position - 1]] ? ranked[position - 1].rank : position + 1
+            ranked.append(standing)
         }
-        return standings
+        return ranked
     }
 }
 

@@ -2,7 +2,6 @@ import BullpenCore
 import FluentKit
 import FluentSQL
 import Foundation
-import Synchronization
 
 struct LeagueRow: Codable, Sendable {
     var id: UUID
@@ -126,7 +125,7 @@ struct EquityStatsRow: Codable, Sendable {
 }
 
 /// What a leaderboard needs of one portfolio: its owner, cash and holdings, folded daily figures
-/// and number of trades. Read in two queries for a whole league.
+/// and number of trades. Kept in memory per board (``StandingsBoard``).
 public struct StandingInput: Sendable {
     public var portfolio: PortfolioID
     public var player: UserID
@@ -156,6 +155,9 @@ extension BullpenStore {
                 let row = try LeagueRow(league), attempt = league
                 let portfolio = try await transaction { db in
                     try await self.sql(db).insert(into: "leagues").model(row, with: Self.rowEncoder).run()
+                    try await self.sql(db).raw("""
+                        INSERT INTO "standings_feeds" ("id", "seq", "epoch") VALUES (\(bind: row.id), 0, 0)
+                        """).run()
                     return try await self.addMember(attempt.ownerID, to: attempt, on: db)
                 }
                 await ledger.dropOwner(league.ownerID)
@@ -313,6 +315,7 @@ extension BullpenStore {
                                       rules: league.portfolioRules, replay: league.portfolioReplay, now: now)
         row.leagueId = league.id.uuid
         try await sql.insert(into: "portfolios").model(row, with: Self.rowEncoder).run()
+        try await markStandings([row.id], on: db)
         if let existing {
             try await sql.update("league_members").set("status", to: LeagueMember.Status.active.rawValue)
                 .set("portfolio_id", to: row.id).set("may_rejoin", to: false).set("joined_at", to: now)
@@ -379,6 +382,7 @@ extension BullpenStore {
             if let portfolio { await ledger.drop(PortfolioID(portfolio)) }
             await ledger.dropOwner(user)
         }
+        forgetBoard(id.uuid)
     }
 
     /// Before an account goes: each league it owns passes to its longest-standing other member;
@@ -397,6 +401,7 @@ extension BullpenStore {
             } else {
                 try await sql.delete(from: "league_members").where("league_id", .equal, league).run()
                 try await sql.delete(from: "leagues").where("id", .equal, league).run()
+                try await sql.delete(from: "standings_feeds").where("id", .equal, league).run()
             }
         }
         try await sql.delete(from: "league_members").where("user_id", .equal, user.uuid).run()
@@ -407,6 +412,7 @@ extension BullpenStore {
         guard !ids.isEmpty else { return }
         try await sql(db).update("portfolios").set("closed_at", to: now).set("version", to: SQLRaw("version + 1"))
             .set("updated_at", to: now).where("id", .in, ids).where("closed_at", .is, SQLLiteral.null).run()
+        try await markStandings(ids, on: db)
     }
 
     /// Replaces every active member portfolio's starting cash, cash and rules: only for a league
@@ -427,6 +433,7 @@ extension BullpenStore {
                 .set("clock", to: PortfolioRow.encodeClock(league.portfolioClock)).set("replay", to: replay)
                 .set("version", to: SQLRaw("version + 1")).set("updated_at", to: self.time.now())
                 .where("id", .in, ids).run()
+            try await self.markStandings(ids, on: db)
             return ids
         }
         for id in changed { await ledger.drop(PortfolioID(id)) }
@@ -451,109 +458,15 @@ extension BullpenStore {
 
     // MARK: Leaderboards
 
-    /// What the leaderboard needs of each active member: two queries, whatever the league's size,
-    /// and none but a one-row stamp when nothing changed since the last read. The stamp moves
-    /// with any change of a member portfolio (its version moves with every change of cash,
-    /// positions, clock or state), any closing equity stored (the periods' session counts
-    /// grow), and any member joining or leaving.
-    public func standingInputs(of league: LeagueID) async throws -> [StandingInput] {
-        let sql = try sql(db)
-        let stampRow = try await sql.raw("""
-            SELECT COUNT(*) AS "n", CAST(COALESCE(SUM("p"."version"), 0) AS BIGINT) AS "versions",
-                   CAST(COALESCE(SUM("s"."sessions"), 0) AS BIGINT) AS "sessions", MAX("m"."joined_at") AS "joined"
-            FROM "league_members" AS "m" JOIN "portfolios" AS "p" ON "p"."id" = "m"."portfolio_id"
-            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
-            WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."status" = 'active'
-            """).first()
-        var stamp = ""
-        if let stampRow {
-            stamp = "\(try stampRow.decode(column: "n", as: Int64.self))/\(try stampRow.decode(column: "versions", as: Int64.self))/"
-                + "\(try stampRow.decode(column: "sessions", as: Int64.self))/"
-                + "\(try stampRow.decode(column: "joined", as: Date?.self)?.timeIntervalSince1970 ?? 0)"
-        }
-        if let cached = standings.withLock({ $0[league] }), cached.stamp == stamp { return cached.inputs }
-        let rows = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.standingColumns), "m"."joined_at"
-            FROM "league_members" AS "m" JOIN "portfolios" AS "p" ON "p"."id" = "m"."portfolio_id"
-            JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
-            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
-            WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."status" = 'active'
-            """).all()
-        let positions = try await sql.raw("""
-            SELECT "pos"."portfolio_id", "pos"."symbol", "pos"."quantity", "pos"."cost_basis_cents" FROM "positions" AS "pos"
-            WHERE "pos"."quantity" <> 0 AND "pos"."portfolio_id" IN (SELECT "m"."portfolio_id" FROM "league_members" AS "m"
-                WHERE "m"."league_id" = \(bind: league.uuid) AND "m"."status" = 'active')
-            """).all()
-        let inputs = try standingInputs(rows, positions: positions)
-        standings.withLock { $0[league] = (stamp, inputs) }
-        return inputs
-    }
-
-    /// What the global leaderboard needs of each live portfolio whose owner made it public.
-    public func publicStandingInputs() async throws -> [StandingInput] {
-        let sql = try sql(db)
-        let condition = #""p"."league_id" IS NULL AND "p"."closed_at" IS NULL AND "p"."clock" = 'live' AND "u"."public_leaderboard" = "#
-        let rows = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.standingColumns), NULL AS "joined_at"
-            FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
-            LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
-            WHERE \(unsafeRaw: condition)\(bind: true)
-            """).all()
-        let positions = try await sql.raw("""
-            SELECT "pos"."portfolio_id", "pos"."symbol", "pos"."quantity", "pos"."cost_basis_cents" FROM "positions" AS "pos"
-            WHERE "pos"."quantity" <> 0 AND "pos"."portfolio_id" IN (SELECT "p"."id" FROM "portfolios" AS "p"
-                JOIN "users" AS "u" ON "u"."id" = "p"."user_id" WHERE \(unsafeRaw: condition)\(bind: true))
-            """).all()
-        return try standingInputs(rows, positions: positions)
-    }
-
-    private static let standingColumns = """
-        "p"."id", "p"."user_id", "u"."username", "p"."name", "p"."created_at", "p"."starting_cash_cents", "p"."cash_cents",
-        "p"."replay", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents", "s"."peak_cents",
-        "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares",
-        (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades"
-        """
-
-    private func standingInputs(_ rows: [any SQLRow], positions: [any SQLRow]) throws -> [StandingInput] {
-        var inputs: [UUID: StandingInput] = [:]
-        var order: [UUID] = []
-        for row in rows {
-            let id = try row.decode(column: "id", as: UUID.self)
-            let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self))
-            let createdAt = try row.decode(column: "created_at", as: Date.self)
-            inputs[id] = StandingInput(
-                portfolio: PortfolioID(id), player: UserID(try row.decode(column: "user_id", as: UUID.self)),
-                username: try row.decode(column: "username", as: String.self),
-                portfolioName: try row.decode(column: "name", as: String.self),
-                joinedAt: try row.decode(column: "joined_at", as: Date?.self) ?? createdAt,
-                startingCash: startingCash, cash: Money(cents: try row.decode(column: "cash_cents", as: Int64.self)),
-                holdings: [:], costs: [:],
-                replayStart: try row.decode(column: "replay", as: String?.self).flatMap {
-                    try? JSONDecoder().decode(ReplayInfo.self, from: Data($0.utf8)).start },
-                stats: try EquityStatsRow.stats(of: row, startingCash: startingCash),
-                trades: try row.decode(column: "trades", as: Int.self))
-            order.append(id)
-        }
-        guard !inputs.isEmpty else { return [] }
-        for row in positions {
-            let id = try row.decode(column: "portfolio_id", as: UUID.self)
-            let text = try row.decode(column: "symbol", as: String.self)
-            guard inputs[id] != nil, let symbol = Symbol(text) else { continue }
-            inputs[id]!.holdings[symbol] = try row.decode(column: "quantity", as: Int64.self)
-            inputs[id]!.costs[symbol] = Money(cents: try row.decode(column: "cost_basis_cents", as: Int64.self))
-        }
-        return order.compactMap { inputs[$0] }
-    }
-
     /// The stored closing equity of each portfolio's current period from `start` on, oldest first.
     public func snapshots(of portfolios: [PortfolioID], from start: SessionDate) async throws -> [PortfolioID: [EquitySnapshot]] {
         guard !portfolios.isEmpty else { return [:] }
         var result: [PortfolioID: [EquitySnapshot]] = [:]
-        for chunk in stride(from: 0, to: portfolios.count, by: 5_000).map({ Array(portfolios[$0..<min($0 + 5_000, portfolios.count)]) }) {
+        for chunk in Self.chunks(portfolios.map(\.uuid)) {
             let rows = try await sql(db).raw("""
                 SELECT "s"."portfolio_id", "s"."date", "s"."cash_cents", "s"."market_value_cents" FROM "equity_snapshots" AS "s"
                 JOIN "portfolios" AS "p" ON "p"."id" = "s"."portfolio_id" AND "p"."period" = "s"."period"
-                WHERE "s"."date" >= \(bind: start.description) AND "s"."portfolio_id" IN (\(binds: chunk.map(\.uuid)))
+                WHERE "s"."date" >= \(bind: start.description) AND "s"."portfolio_id" IN (\(binds: chunk))
                 ORDER BY "s"."portfolio_id", "s"."date"
                 """).all()
             for row in rows {
@@ -601,6 +514,10 @@ extension BullpenStore {
     public func setPublicLeaderboard(_ user: UserID, _ value: Bool) async throws {
         try await transaction { db in
             try await self.sql(db).update("users").set("public_leaderboard", to: value).where("id", .equal, user.uuid).run()
+            // Its portfolios join the global feed (or are read again and left out).
+            let portfolios = try await self.sql(db).select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
+                .all().map { try $0.decode(column: "id", as: UUID.self) }
+            try await self.markStandings(portfolios, on: db)
         }
     }
 }

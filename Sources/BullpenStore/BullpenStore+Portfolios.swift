@@ -27,6 +27,7 @@ extension BullpenStore {
                     .from("portfolios").where("user_id", .equal, owner.uuid).first()?.decode(column: "n", as: Int.self) ?? 0
                 guard count < Self.maxPortfoliosPerUser else { throw StoreError.tooManyPortfolios(limit: Self.maxPortfoliosPerUser) }
                 try await self.sql(db).insert(into: "portfolios").model(row, with: Self.rowEncoder).run()
+                try await self.markStandings([row.id], on: db)
             }
         } catch where Self.isConstraintFailure(error) {
             throw StoreError.portfolioNameTaken
@@ -75,6 +76,7 @@ extension BullpenStore {
                 try await self.sql(db).update("portfolios").set("name", to: row.name).set("name_key", to: row.nameKey)
                     .set("updated_at", to: row.updatedAt).set("version", to: SQLRaw("version + 1"))
                     .where("id", .equal, id.uuid).run()
+                try await self.markStandings([id.uuid], on: db)
                 return try row.record()
             }
             await ledger.drop(id)
@@ -91,6 +93,7 @@ extension BullpenStore {
             let row = try await self.portfolioRow(id, owner: owner, on: db)
             // A league portfolio in play is left, not deleted; once closed it may go.
             if row.leagueId != nil && row.closedAt == nil { throw StoreError.leaguePortfolio }
+            try await self.retireStandings([id.uuid], on: db)
             try await self.deleteChildren(ofPortfolios: [id.uuid], on: db)
             try await self.sql(db).delete(from: "portfolios").where("id", .equal, id.uuid).run()
         }
@@ -212,6 +215,7 @@ extension BullpenStore {
                     update.set(excludedValueOf: "cash_cents").set(excludedValueOf: "market_value_cents")
                         .set(excludedValueOf: "equity_cents")
                 }.run()
+            try await self.markStandings([id.uuid], on: db)
             // The leaderboard's figures fold in the sessions after the last one folded.
             let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self))
             var stats = try await self.equityStats(of: id.uuid, period: period, startingCash: startingCash, on: db)

@@ -60,6 +60,7 @@ extension BullpenStore {
             let sql = self.sql(db)
             let portfolios = try await sql.select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
                 .all().map { try $0.decode(column: "id", as: UUID.self) }
+            try await self.retireStandings(portfolios, on: db)
             try await self.deleteChildren(ofPortfolios: portfolios, on: db)
             let lists = try await sql.select().column("id").from("watchlists").where("user_id", .equal, user.uuid)
                 .all().map { try $0.decode(column: "id", as: UUID.self) }

@@ -56,8 +56,8 @@ public final class BullpenStore: Sendable {
     /// The ledger's batch writer (a connection of its own), opened at the first batch; `closed`
     /// once the store shut down.
     private let ledgerWriter = Mutex<(writer: (any LedgerBatchWriter)?, closed: Bool)>((nil, false))
-    /// Each league's leaderboard inputs as last read, with the stamp they were read at.
-    let standings = Mutex<[LeagueID: (stamp: String, inputs: [StandingInput])]>([:])
+    /// Each leaderboard's inputs as last read (by feed: a league's id, or the global feed's).
+    let standings = Mutex<[UUID: StandingsBoard]>([:])
 
     /// Whether other processes may write this database: then a read asks for the portfolio's
     /// version before answering from memory. True for PostgreSQL; for a SQLite file this process

@@ -7,5 +7,6 @@ extension Migrations {
         M0008_AddIdempotencyOrderID(),
         M0009_AddReplay(),
         M0010_AddLeagues(),
+        M0011_AddStandingsFeeds(),
     ]
 }

@@ -85,7 +85,8 @@ actor PostgresBatchWriter: LedgerBatchWriter {
     }
 }
 
-/// A batch as one statement: the guarded portfolio updates, the new rows of each table, the
+/// A batch as one statement: the guarded portfolio updates (each stamped with its leaderboard
+/// feed's next sequence, ``StandingsBoard``), the new rows of each table, the
 /// positions emptied or cleared by a reset deleted and the held ones upserted; it fails (and so
 /// writes nothing) unless every portfolio update found its row at the version the batch read.
 /// Data-modifying `WITH` parts run on one snapshot, so no two of them touch the same row: a
@@ -102,11 +103,16 @@ struct BatchStatement: PostgresPreparedStatement {
             SELECT * FROM jsonb_to_recordset($1::jsonb) AS "u"("id" uuid, "cash_cents" bigint,
                 "realized_pnl_cents" bigint, "period" bigint, "version" bigint, "journal_sequence" bigint,
                 "updated_at" timestamptz, "clock" text, "replay" text, "old_version" bigint)
+        ), "feeds" AS (
+            UPDATE "standings_feeds" AS "f" SET "seq" = "f"."seq" + 1
+            WHERE "f"."id" IN (SELECT "standings_feed" FROM "portfolios" WHERE "id" IN (SELECT "id" FROM "input"))
+            RETURNING "f"."id", "f"."seq"
         ), "moved" AS (
             UPDATE "portfolios" AS "p" SET "cash_cents" = "u"."cash_cents",
                 "realized_pnl_cents" = "u"."realized_pnl_cents", "period" = "u"."period", "version" = "u"."version",
                 "journal_sequence" = "u"."journal_sequence", "updated_at" = "u"."updated_at", "clock" = "u"."clock",
-                "replay" = "u"."replay"
+                "replay" = "u"."replay",
+                "standings_seq" = COALESCE((SELECT "seq" FROM "feeds" WHERE "feeds"."id" = "p"."standings_feed"), "p"."standings_seq")
             FROM "input" AS "u" WHERE "p"."id" = "u"."id" AND "p"."version" = "u"."old_version"
             RETURNING "p"."id"
         ), "new_periods" AS (

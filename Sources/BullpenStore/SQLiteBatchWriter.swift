@@ -109,6 +109,20 @@ final class SQLiteBatchWriter: @unchecked Sendable {
             if sqlite_nio_sqlite3_changes(handle) != 1 { moved.append(id) }
         }
         guard moved.isEmpty else { throw BatchConflict(portfolios: moved) }
+        // Their leaderboards' feeds move (``StandingsBoard``).
+        let bump = try statement("""
+            UPDATE "standings_feeds" SET "seq" = "seq" + 1
+            WHERE "id" = (SELECT "standings_feed" FROM "portfolios" WHERE "id" = ?1)
+            """)
+        let stamp = try statement("""
+            UPDATE "portfolios" SET "standings_seq" = (SELECT "f"."seq" FROM "standings_feeds" AS "f"
+                WHERE "f"."id" = "portfolios"."standings_feed")
+            WHERE "id" = ?1 AND "standings_feed" IS NOT NULL
+            """)
+        for id in plan.touched.sorted(by: { $0.uuid < $1.uuid }) {
+            try run(bump, [.uuid(id.uuid)])
+            try run(stamp, [.uuid(id.uuid)])
+        }
 
         try insert(plan.periods, into: "portfolio_periods")
         try insert(plan.orders, into: "orders")

@@ -104,30 +104,33 @@ struct Leaderboards: AsyncParsableCommand {
             health.append((ContinuousClock.now - start).seconds * 1000)
         }
         let floor = health.sorted()[health.count / 2]
-        for (name, path) in [("league leaderboard, first page (return)", "/api/v1/leagues/\(league.id)/leaderboard?limit=50"),
-                             ("league leaderboard, first page (sharpe)", "/api/v1/leagues/\(league.id)/leaderboard?metric=sharpe&limit=50"),
-                             ("global leaderboard, all time", "/api/v1/leaderboard?limit=50"),
-                             ("global leaderboard, month", "/api/v1/leaderboard?period=month&limit=50")] {
+        let mine: PortfolioList = try await Orders.call(client, .GET, base + "/api/v1/portfolios", token: token, body: nil as String?,
+                                                           expect: 200)
+        let main = try mine.portfolios.first { $0.leagueId == nil }.orThrow().id
+        let inLeague = try league.myPortfolioId.orThrow()
+        var verdicts: [String] = []
+        for (name, path, portfolio) in [("league leaderboard, first page (return)", "/api/v1/leagues/\(league.id)/leaderboard?limit=50", inLeague),
+                                        ("league leaderboard, first page (sharpe)", "/api/v1/leagues/\(league.id)/leaderboard?metric=sharpe&limit=50", inLeague),
+                                        ("global leaderboard, all time", "/api/v1/leaderboard?limit=50", main),
+                                        ("global leaderboard, month", "/api/v1/leaderboard?period=month&limit=50", main)] {
             let result = try await time(path)
-            print(String(format: "%@: %d ranked; first request %.1f ms, then p50 %.1f ms, p99 %.1f ms (%.1f × /health p50 %.2f ms)",
-                         name, result.total, result.first, result.p50, result.p99, result.p50 / floor, floor))
-            if name.hasPrefix("league leaderboard, first page (return)") {
-                // After a change (an order in the league), the inputs are read again.
-                var changed: [Double] = []
-                for _ in 0..<10 {
-                    let _: OrderDTO = try await Orders.call(client, .POST, base + "/api/v1/portfolios/\(league.myPortfolioId ?? "")/orders",
-                                                            token: token, body: PlaceOrderRequest(symbol: "KO", side: "buy", quantity: 1),
-                                                            expect: 201)
-                    let start = ContinuousClock.now
-                    let _: LeaderboardDTO = try await Orders.call(client, .GET, base + path, token: token, body: nil as String?, expect: 200)
-                    changed.append((ContinuousClock.now - start).seconds * 1000)
-                }
-                print(String(format: "league leaderboard after an order in the league (read again): p50 %.1f ms, max %.1f ms",
-                             changed.sorted()[changed.count / 2], changed.max() ?? 0))
-                print(String(format: "target: a %d-member league's first page under 50 ms: p50 %.1f ms %@", result.total, result.p50,
-                             result.p50 < 50 ? "PASS" : "FAIL"))
+            // After a change of one of its portfolios (an order), what changed is read again.
+            var changed: [Double] = []
+            for _ in 0..<25 {
+                let _: OrderDTO = try await Orders.call(client, .POST, base + "/api/v1/portfolios/\(portfolio)/orders", token: token,
+                                                        body: PlaceOrderRequest(symbol: "KO", side: "buy", quantity: 1), expect: 201)
+                let start = ContinuousClock.now
+                let _: LeaderboardDTO = try await Orders.call(client, .GET, base + path, token: token, body: nil as String?, expect: 200)
+                changed.append((ContinuousClock.now - start).seconds * 1000)
             }
+            changed.sort()
+            let afterOrder = changed[changed.count / 2]
+            print(String(format: "%@: %d ranked; first request %.1f ms; unchanged p50 %.1f ms, p99 %.1f ms (%.1f × /health p50 %.2f ms); "
+                         + "after an order p50 %.1f ms, max %.1f ms", name, result.total, result.first, result.p50, result.p99,
+                         result.p50 / floor, floor, afterOrder, changed.last ?? 0))
+            verdicts.append(String(format: "%@ %@", name, max(result.p50, afterOrder) < 50 ? "PASS" : "FAIL"))
         }
+        print("target: first page under 50 ms (p50, unchanged and after an order): " + verdicts.joined(separator: "; "))
     }
 }
 

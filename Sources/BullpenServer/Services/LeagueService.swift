@@ -404,15 +404,20 @@ struct LeagueService: Sendable {
     /// The global leaderboard: live portfolios their owners made public, over a week, a month or
     /// all their days.
     func globalLeaderboard(metric: Leaderboard.Metric, period: String) async throws -> Board {
-        var inputs = try await store.publicStandingInputs()
         let session = await marketData?.sessionDate(asOf: .live)
-        if period != "all", let session {
-            let days = period == "week" ? 5 : 21
-            let start = TradingCalendar().tradingDays(from: session.adding(days: -days * 2 - 10), through: session).suffix(days + 1).first ?? session
-            let windows = try await store.snapshots(of: inputs.map(\.portfolio), from: start)
+        // A window starts from the equity at the close before its first day (or the starting cash).
+        func windowStart(days: Int) -> SessionDate? {
+            session.flatMap { session in
+                TradingCalendar().tradingDays(from: session.adding(days: -days * 2 - 10), through: session).suffix(days + 1).first
+            }
+        }
+        let start = period == "all" ? nil : windowStart(days: period == "week" ? 5 : 21)
+        // The closes are kept from the month's start, whichever window is asked for.
+        let read = try await store.publicStandingInputs(windowsFrom: start == nil ? nil : windowStart(days: 21))
+        var inputs = read.inputs
+        if let start {
             for index in inputs.indices {
-                let series = windows[inputs[index].portfolio] ?? []
-                // The window starts from the equity at its first close (or the starting cash).
+                let series = (read.windows[inputs[index].portfolio] ?? []).drop(while: { $0.date < start })
                 let base = series.first?.equity ?? inputs[index].startingCash
                 var stats = EquityStats(startingCash: base)
                 stats.add(Array(series.dropFirst()))
@@ -421,12 +426,7 @@ struct LeagueService: Sendable {
                 inputs[index].startingCash = base
             }
         }
-        var windowStart: SessionDate?
-        if period != "all", let session {
-            let days = period == "week" ? 5 : 21
-            windowStart = TradingCalendar().tradingDays(from: session.adding(days: -days * 2 - 10), through: session).suffix(days + 1).first
-        }
-        let standings = try await rank(inputs, metric: metric, clock: .live, session: session, frozen: false, windowStart: windowStart)
+        let standings = try await rank(inputs, metric: metric, clock: .live, session: session, frozen: false, windowStart: start)
         var names: [PortfolioID: String] = [:]
         for input in inputs { names[input.portfolio] = input.portfolioName }
         return Board(standings: standings, portfolioNames: names, asOf: session, final: false)
@@ -439,27 +439,30 @@ struct LeagueService: Sendable {
         let quotes = frozen ? [:] : (try await marketData?.quotes(symbols, asOf: clock) ?? [:])
         let calendar = TradingCalendar()
         // Each player's first session: the close their return counts from.
-        var starts: [PortfolioID: SessionDate] = [:]
         var lastSessions: [Int64: SessionDate] = [:]   // by minute: most players joined at few distinct times
-        for input in inputs {
-            if let start = windowStart ?? input.replayStart {
-                starts[input.portfolio] = start
-                continue
-            }
+        let starts = inputs.map { input -> SessionDate in
+            if let start = windowStart ?? input.replayStart { return start }
             let minute = Int64(input.joinedAt.timeIntervalSince1970 / 60)
-            if lastSessions[minute] == nil {
-                lastSessions[minute] = calendar.lastSession(closedBy: Date(timeIntervalSince1970: TimeInterval(minute * 60)))
-            }
-            starts[input.portfolio] = lastSessions[minute]
+            if let known = lastSessions[minute] { return known }
+            let session = calendar.lastSession(closedBy: Date(timeIntervalSince1970: TimeInterval(minute * 60)))
+            lastSessions[minute] = session
+            return session
         }
         var benchmark: BenchmarkCloses?
-        if let marketData, let session, let first = starts.values.min() {
+        if let marketData, let session, let first = starts.min() {
             let bars = try await marketData.benchmarkBars("SPX", from: first.adding(days: -10), through: session,
                                                           asOf: .replay(session.date)) ?? []
             benchmark = BenchmarkCloses(bars: bars)
         }
-        var benchmarkBase: [SessionDate: Price?] = [:]
-        let entries = inputs.map { input -> Leaderboard.Entry in
+        var benchmarkCloses: [SessionDate: Price?] = [:]
+        func benchmarkClose(_ date: SessionDate) -> Price? {
+            if let known = benchmarkCloses[date] { return known }
+            let close = benchmark?.onOrBefore(date)
+            benchmarkCloses[date] = .some(close)
+            return close
+        }
+        let entries = inputs.indices.map { index -> Leaderboard.Entry in
+            let input = inputs[index]
             var equity = input.cash
             for (symbol, quantity) in input.holdings {
                 // A holding without a price counts at its cost.
@@ -471,12 +474,7 @@ struct LeagueService: Sendable {
                 entrySession = input.stats.through ?? entrySession
             }
             var benchmarkReturn: Int64?
-            if let benchmark, let start = starts[input.portfolio] {
-                if benchmarkBase[start] == nil { benchmarkBase[start] = .some(benchmark.onOrBefore(start)) }
-                if benchmarkBase[entrySession] == nil { benchmarkBase[entrySession] = .some(benchmark.onOrBefore(entrySession)) }
-            }
-            if let start = starts[input.portfolio], let base = benchmarkBase[start] ?? nil,
-               let now = benchmarkBase[entrySession] ?? nil, base.ticks > 0 {
+            if benchmark != nil, let base = benchmarkClose(starts[index]), let now = benchmarkClose(entrySession), base.ticks > 0 {
                 benchmarkReturn = FixedPoint.divideRounded((now.ticks - base.ticks) * 10_000, by: base.ticks)
             }
             return Leaderboard.Entry(player: input.player, name: input.username, startingCash: input.startingCash, equity: equity,
