@@ -512,12 +512,18 @@ extension BullpenStore {
     }
 
     public func setPublicLeaderboard(_ user: UserID, _ value: Bool) async throws {
-        try await transaction { db in
+        let moved = try await transaction { db in
             try await self.sql(db).update("users").set("public_leaderboard", to: value).where("id", .equal, user.uuid).run()
-            // Its portfolios join the global feed (or are read again and left out).
+            // Its portfolios join the global feed (or are read again and left out). Their version
+            // moves, so that a ledger batch in flight, which bumps the feed it read, starts over.
             let portfolios = try await self.sql(db).select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
-                .all().map { try $0.decode(column: "id", as: UUID.self) }
+                .where("league_id", .is, SQLLiteral.null).all().map { try $0.decode(column: "id", as: UUID.self) }
+            guard !portfolios.isEmpty else { return portfolios }
+            try await self.sql(db).update("portfolios").set("version", to: SQLRaw("version + 1")).where("id", .in, portfolios).run()
             try await self.markStandings(portfolios, on: db)
+            return portfolios
         }
+        for id in moved { await ledger.drop(PortfolioID(id)) }
+        await ledger.dropOwner(user)
     }
 }

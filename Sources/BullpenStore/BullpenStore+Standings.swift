@@ -28,6 +28,9 @@ struct StandingsBoard: Sendable {
     /// The global board's recent closes, read on first demand from `windowsFrom` on.
     var windows: [PortfolioID: [EquitySnapshot]]?
     var windowsFrom: SessionDate?
+    /// Portfolios changed by a read that did not ask for closes: theirs are read again by the
+    /// next read that does.
+    var staleWindows: Set<PortfolioID> = []
 }
 
 extension BullpenStore {
@@ -128,18 +131,22 @@ extension BullpenStore {
                     board.windowsFrom = windowsFrom
                     board.windows = board.windows?.mapValues { $0.filter { $0.date >= windowsFrom } }
                 }
-                if !changed.isEmpty {
-                    let fresh = try await snapshots(of: changed, from: windowsFrom)
-                    for id in changed { board.windows?[id] = board.inputs[id] == nil ? nil : fresh[id] ?? [] }
+                let outdated = Array(board.staleWindows.union(changed))
+                if !outdated.isEmpty {
+                    let fresh = try await snapshots(of: outdated, from: windowsFrom)
+                    for id in outdated { board.windows?[id] = board.inputs[id] == nil ? nil : fresh[id] ?? [] }
                 }
             }
+            board.staleWindows = []
+        } else if board.windows != nil {
+            board.staleWindows.formUnion(changed)
         }
         let result = board
         standings.withLock { boards in
             // A newer read stored meanwhile stays.
             if let stored = boards[feed], stored.epoch == result.epoch, stored.seq > result.seq { return }
             if let stored = boards[feed], stored.epoch == result.epoch, stored.seq == result.seq,
-               stored.windows != nil, result.windows == nil { return }
+               stored.windows != nil, result.windows == nil || !result.staleWindows.isEmpty && stored.staleWindows.isEmpty { return }
             boards[feed] = result
         }
         return result

@@ -111,6 +111,8 @@ struct LeagueStoreTests {
             _ = try await other.renamePortfolio(main.id, owner: player.id, to: "Growth")
             let close = EquitySnapshot(date: day, cash: Money(dollars: 99_900), marketValue: Money(dollars: 100))
             try await other.saveClosingEquity(of: main.id, period: 1, [close])
+            // A read without the closes first: the next read with them still has the new close.
+            #expect(try await global().inputs.count == 2)
             var read = try await global(day)
             #expect(Set(read.inputs.keys) == [main.id, spare.id])
             #expect(read.inputs[main.id]?.portfolioName == "Growth" && read.inputs[main.id]?.holdings == [Symbol("KO")!: 2])
