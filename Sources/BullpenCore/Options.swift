@@ -15,7 +15,7 @@ public enum OptionType: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// One listed contract: its underlying, type, expiration day and strike.
-public struct OptionContract: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct OptionContract: Hashable, Sendable, CustomStringConvertible {
     /// Shares per contract.
     public static let multiplier: Int64 = 100
 
@@ -77,11 +77,6 @@ public struct OptionContract: Hashable, Sendable, Comparable, CustomStringConver
 
     public var description: String { occSymbol }
 
-    public static func < (lhs: OptionContract, rhs: OptionContract) -> Bool {
-        (lhs.underlying.rawValue, lhs.expiration, lhs.strike, lhs.type == .call ? 0 : 1)
-            < (rhs.underlying.rawValue, rhs.expiration, rhs.strike, rhs.type == .call ? 0 : 1)
-    }
-
     /// What exercising one contract is worth at `spot`, per share (zero when out of the money).
     public func intrinsic(at spot: Price) -> Price {
         Price(ticks: max(0, type == .call ? spot.ticks - strike.ticks : strike.ticks - spot.ticks))
@@ -131,15 +126,14 @@ public enum OptionStrikes {
     /// the spot included), lowest first; none at or below zero.
     public static func around(_ spot: Price, each: Int = 10) -> [Price] {
         // The ladder: from $0.50 up, each step the increment of the level it stands on.
-        var nearest = Price(cents: 50)
-        var ladder: [Price] = [nearest]
+        var ladder = [Price(cents: 50)]
         while ladder[ladder.count - 1] < spot {
             let last = ladder[ladder.count - 1]
             ladder.append(Price(ticks: last.ticks + increment(at: last).ticks))
         }
         var index = ladder.count - 1
         if index > 0, spot.ticks - ladder[index - 1].ticks < ladder[index].ticks - spot.ticks { index -= 1 }
-        nearest = ladder[index]
+        let nearest = ladder[index]
         let below = Array(ladder[max(0, index - each)..<index])
         var above: [Price] = []
         var next = nearest
@@ -284,9 +278,6 @@ public struct OptionQuote: Sendable, Hashable {
     /// Calendar days to expiration.
     public var days: Int
     public var intrinsic: Price
-
-    /// The midpoint of bid and ask (what a portfolio values a contract at), rounded to a tick.
-    public var mid: Price { Price(ticks: FixedPoint.divideRounded(bid.ticks + ask.ticks, by: 2)) }
 }
 
 /// The inputs a chain is priced from: one underlying on one date.
