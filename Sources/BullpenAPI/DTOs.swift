@@ -177,6 +177,8 @@ public struct AdvanceDTO: Codable, Sendable, Hashable {
     public var benchmarkChangePercent: String?
     public var holdings: [HoldingChangeDTO]
     public var portfolio: PortfolioDTO
+    /// The option contracts that expired on the way, each at its own date, in order.
+    public var settlements: [OptionSettlementDTO]?
     public init(from: String, to: String, days: Int, endOfData: Bool, message: String, equityBefore: String,
                 equityAfter: String, change: String, changePercent: String?, benchmarkChangePercent: String?,
                 holdings: [HoldingChangeDTO], portfolio: PortfolioDTO) {
@@ -389,6 +391,9 @@ public struct PositionDTO: Codable, Sendable, Hashable {
     public var dayChange: String?
     /// False once the symbol's data has ended: valued and sold at its final close, not bought.
     public var trading: Bool
+    /// The contract's terms when the position is an option's (its prices are then per share;
+    /// a contract is `multiplier` shares).
+    public var option: OptionContractDTO?
 
     public init(symbol: String, name: String?, quantity: Int64, averageCost: String, costBasis: String,
                 lastPrice: String?, priceAsOf: Date?, marketValue: String, unrealizedPnl: String,
@@ -410,9 +415,11 @@ public struct PositionList: Codable, Sendable, Hashable {
 
 /// `POST /api/v1/portfolios/{id}/orders`.
 public struct PlaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
-    public enum CodingKeys: String, CodingKey, CaseIterable { case symbol, side, quantity, type, clientOrderId }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case symbol, side, quantity, type, clientOrderId, instrument }
 
     public var symbol: String
+    /// `stock` or `option`: optional, and when given it must be the symbol's (an OCC symbol is an option's).
+    public var instrument: String?
     /// `buy` or `sell`.
     public var side: String
     /// Whole shares, at least 1.
@@ -460,6 +467,8 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var cashDelta: String
     public var createdAt: Date
     public var filledAt: Date?
+    /// The contract's terms for an option order (its prices are then per share).
+    public var option: OptionContractDTO?
 
     public init(id: String, portfolioId: String, clientOrderId: String?, symbol: String, side: String, type: String,
                 quantity: Int64, status: String, filledQuantity: Int64, fillPrice: String?, priceSource: String?,
@@ -504,6 +513,11 @@ public struct OrderPreviewDTO: Codable, Sendable, Hashable {
     public var held: Int64
     /// Every rule the order would break; empty when it would go through.
     public var problems: [ProblemDTO]
+    /// The contract's terms for an option (`price` is then per share; `notional` is for the contracts).
+    public var option: OptionContractDTO?
+    /// How the price was found, in a sentence (an option's: the model, the spread, the
+    /// underlying's price and its time).
+    public var priceNote: String?
 
     public init(symbol: String, side: String, quantity: Int64, price: String, priceSource: String, priceAsOf: Date,
                 marketOpen: Bool, trading: Bool, notional: String, commission: String, total: String,
@@ -539,6 +553,8 @@ public struct ActivityDTO: Codable, Sendable, Hashable {
     public var realizedPnl: String?
     public var orderId: String?
     public var createdAt: Date
+    /// The contract's terms when the symbol is an option's (`price` is then per share).
+    public var option: OptionContractDTO?
 
     public init(id: String, sequence: Int64, period: Int, type: String, symbol: String?, quantity: Int64,
                 price: String?, amount: String, commission: String, realizedPnl: String?, orderId: String?,

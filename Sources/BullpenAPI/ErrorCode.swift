@@ -74,6 +74,11 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case invalidReplayStart = "invalid_replay_start"
     case positionLimit = "position_limit"
     case belowMinimumPrice = "below_minimum_price"
+    case insufficientContracts = "insufficient_contracts"
+    case optionExpired = "option_expired"
+    case outOfTheMoney = "out_of_the_money"
+    case invalidExpiration = "invalid_expiration"
+    case contractNotListed = "contract_not_listed"
     // 429: slow down.
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
@@ -102,7 +107,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
         case .unsupportedMediaType: 415
         case .invalidUsername, .weakPassword, .invalidName, .invalidStartingCash, .noPrice, .notTrading,
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
-             .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice: 422
+             .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
+             .outOfTheMoney, .invalidExpiration, .contractNotListed: 422
         case .tooManyAttempts, .rateLimited: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable: 503

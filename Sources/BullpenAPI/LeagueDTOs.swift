@@ -67,7 +67,7 @@ public struct LeagueClockRequest: Codable, Sendable, Hashable, RequestBody {
 public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case commissionPerTrade, commissionPercent, maxPositionPercent, minimumPrice, maxHoldings, marketHoursOnly,
-             lateJoin, holdingsVisible
+             lateJoin, holdingsVisible, allowOptions
     }
     /// A flat fee per trade, `"4.95"`.
     public var commissionPerTrade: String?
@@ -84,6 +84,8 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public var lateJoin: Bool?
     /// Whether members see each other's holdings (default false).
     public var holdingsVisible: Bool?
+    /// Whether members may trade option contracts (default false: stocks only).
+    public var allowOptions: Bool?
     public init(commissionPerTrade: String? = nil, commissionPercent: String? = nil, maxPositionPercent: String? = nil,
                 minimumPrice: String? = nil, maxHoldings: Int? = nil, marketHoursOnly: Bool? = nil, lateJoin: Bool? = nil,
                 holdingsVisible: Bool? = nil) {
@@ -213,6 +215,8 @@ public struct LeagueRulesDTO: Codable, Sendable, Hashable {
     public var marketHoursOnly: Bool
     public var lateJoin: Bool
     public var holdingsVisible: Bool
+    /// Whether members may trade option contracts.
+    public var allowOptions: Bool = false
     public init(commissionPerTrade: String, commissionPercent: String, maxPositionPercent: String?, minimumPrice: String?,
                 maxHoldings: Int?, marketHoursOnly: Bool, lateJoin: Bool, holdingsVisible: Bool) {
         self.commissionPerTrade = commissionPerTrade; self.commissionPercent = commissionPercent

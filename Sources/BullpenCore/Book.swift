@@ -53,6 +53,22 @@ public struct Book: Sendable, Hashable {
             }
         case .commission:
             cash += entry.cashDelta
+        case .exercise, .expiry:
+            settle(entry.symbol, quantityDelta: entry.quantityDelta, cashDelta: entry.cashDelta, carriedBasis: entry.carriedBasis)
         }
+    }
+
+    /// Applies a settlement's leg (see ``OptionSettlement``): cash moves by `cashDelta`; units
+    /// coming in cost what was paid plus the basis carried, units going take their basis along.
+    public mutating func settle(_ symbol: Symbol?, quantityDelta: Int64, cashDelta: Money, carriedBasis: Money) {
+        cash += cashDelta
+        guard let symbol, quantityDelta != 0 else { return }
+        var position = positions[symbol] ?? Position(symbol: symbol)
+        if quantityDelta > 0 {
+            position.add(quantity: quantityDelta, cost: -cashDelta + carriedBasis)
+        } else {
+            _ = position.remove(quantity: -quantityDelta)
+        }
+        positions[symbol] = position.quantity == 0 ? nil : position
     }
 }

@@ -12,6 +12,9 @@ public enum PriceSource: String, Sendable, Hashable, CaseIterable, Codable {
     case demoTick = "demo_tick"
     /// The last close before a symbol's data ended: it no longer trades, and is sold at that price.
     case finalClose = "final_close"
+    /// An option contract's modelled quote (the ask for a buy, the bid for a sell), from its
+    /// underlying's price of that time.
+    case model
 }
 
 /// How a fill was priced: the source, the time of that price, and whether the exchange was in a
@@ -41,6 +44,8 @@ public struct FillPricing: Sendable, Hashable {
             "Filled at the last trade the market data reported."
         case .demoTick:
             "Filled at the demo exchange's simulated price of that moment."
+        case .model:
+            "Filled at the option model's quote (Black-Scholes-Merton, from the underlying's price as of \(day)): bought at the ask, sold at the bid."
         }
     }
 

@@ -45,6 +45,10 @@ public enum Invariants {
 
         var filledQuantity: [Symbol: Int64] = [:]
         for fill in snapshot.fills { filledQuantity[fill.symbol, default: 0] += fill.quantityDelta }
+        // Exercises and expiries change positions without fills.
+        for entry in snapshot.journal where entry.isSettlement {
+            if let symbol = entry.symbol { filledQuantity[symbol, default: 0] += entry.quantityDelta }
+        }
         var journalQuantity: [Symbol: Int64] = [:]
         for entry in snapshot.journal { if let symbol = entry.symbol { journalQuantity[symbol, default: 0] += entry.quantityDelta } }
         let held = Dictionary(snapshot.positions.map { ($0.symbol, $0.quantity) }, uniquingKeysWith: +)
@@ -52,7 +56,7 @@ public enum Invariants {
             let position = held[symbol] ?? 0
             if position < 0 { fail("\(symbol): negative position \(position)") }
             if position != (filledQuantity[symbol] ?? 0) {
-                fail("\(symbol): position \(position) != sum of fills \(filledQuantity[symbol] ?? 0)")
+                fail("\(symbol): position \(position) != sum of fills and settlements \(filledQuantity[symbol] ?? 0)")
             }
             if position != (journalQuantity[symbol] ?? 0) {
                 fail("\(symbol): position \(position) != sum of journal \(journalQuantity[symbol] ?? 0)")

@@ -8,6 +8,11 @@ public struct JournalEntry: Sendable, Hashable {
         case trade
         /// The commission a trade paid (cash out), journaled beside the trade with the trade's symbol.
         case commission
+        /// A leg of an option's exercise: the contracts going, or the shares bought or sold at the
+        /// strike (see ``OptionSettlement``).
+        case exercise
+        /// An option contract's expiry: worthless, or settled in cash for its intrinsic value.
+        case expiry
     }
 
     public var id: JournalEntryID
@@ -29,11 +34,15 @@ public struct JournalEntry: Sendable, Hashable {
     /// The time of the price a trade filled at (nil for entries recorded before it was kept).
     public var priceAsOf: Date?
     public var createdAt: Date
+    /// Cost basis moved by an exercise, not paid in cash: the premium of the contracts exercised,
+    /// out of the option (negative) and into the shares a call buys (positive) or off the
+    /// proceeds of the shares a put sells (negative). Zero for every other entry.
+    public var carriedBasis: Money
 
     public init(id: JournalEntryID, portfolioID: PortfolioID, period: Int, sequence: Int64, kind: Kind,
                 symbol: Symbol?, side: OrderSide?, quantityDelta: Int64, price: Price?, cashDelta: Money,
                 commission: Money, realizedPnL: Money, orderID: OrderID?, fillID: FillID?, priceAsOf: Date?,
-                createdAt: Date) {
+                createdAt: Date, carriedBasis: Money = .zero) {
         self.id = id
         self.portfolioID = portfolioID
         self.period = period
@@ -50,7 +59,12 @@ public struct JournalEntry: Sendable, Hashable {
         self.fillID = fillID
         self.priceAsOf = priceAsOf
         self.createdAt = createdAt
+        self.carriedBasis = carriedBasis
     }
+
+    /// Whether this entry is a settlement's leg (an exercise or an expiry), which changes a
+    /// position without a fill.
+    public var isSettlement: Bool { kind == .exercise || kind == .expiry }
 
     /// The fill a trade entry records, its cash move commission included. A trade entry's own
     /// `cashDelta` is the notional alone: the commission is cash moved by the entry that follows it.
@@ -80,5 +94,18 @@ public struct JournalEntry: Sendable, Hashable {
                 orderID: orderID, fillID: fillID, priceAsOf: priceAsOf, createdAt: createdAt))
         }
         return entries
+    }
+
+    /// The entries that journal `settlement`, one per leg, with sequences from `sequence`; the
+    /// legs share `fillID` so that readers can put them back together.
+    public static func entries(of settlement: OptionSettlement, portfolioID: PortfolioID, period: Int, sequence: Int64,
+                               fillID: FillID, createdAt: Date, ids: any IDSource) -> [JournalEntry] {
+        settlement.legs.enumerated().map { index, leg in
+            JournalEntry(id: JournalEntryID(ids.makeUUID()), portfolioID: portfolioID, period: period,
+                         sequence: sequence + Int64(index), kind: leg.kind, symbol: leg.symbol, side: leg.side,
+                         quantityDelta: leg.side == .buy ? leg.quantity : -leg.quantity, price: leg.price,
+                         cashDelta: leg.cashDelta, commission: .zero, realizedPnL: leg.realizedPnL, orderID: nil,
+                         fillID: fillID, priceAsOf: settlement.date.date, createdAt: createdAt, carriedBasis: leg.carriedBasis)
+        }
     }
 }

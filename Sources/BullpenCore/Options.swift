@@ -46,17 +46,19 @@ public struct OptionContract: Hashable, Sendable, CustomStringConvertible {
             + String(format: "%08lld", strike.ticks / 10)
     }
 
-    /// Reads an OCC symbol (the root's padding may be spaces or nothing; letters in any case).
-    /// The underlying is the root as a symbol (the caller maps a root such as `BRKB` to `BRK-B`).
+    /// Reads an OCC symbol (the root's padding may be spaces or nothing; letters in any case), or
+    /// the ``symbol`` form whose root is the underlying's own spelling (`BRK-B260320C00500000`).
+    /// An OCC root without punctuation stands for itself (`BRKB`): the caller maps it to a listed
+    /// symbol (see ``rooted(in:)``).
     public init?(occ text: String) {
         let compact = text.uppercased().filter { $0 != " " }
-        guard compact.count >= 16, compact.count <= 21 else { return nil }
+        guard compact.utf8.count >= 16, compact.utf8.count <= 27 else { return nil }
         let tail = compact.suffix(15)
         let root = String(compact.dropLast(15))
         let digits = Array(tail)
         let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
-        guard (1...6).contains(root.count), root.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
-              let underlying = Symbol(root), digits.prefix(6).allSatisfy(isDigit), digits.suffix(8).allSatisfy(isDigit),
+        guard Symbol.isStock(root), let alphanumeric = Self.root(of: Symbol(stock: root)), alphanumeric.count <= 6,
+              digits.prefix(6).allSatisfy(isDigit), digits.suffix(8).allSatisfy(isDigit),
               let yy = Int(String(digits[0..<2])), let mm = Int(String(digits[2..<4])), let dd = Int(String(digits[4..<6])),
               let thousandths = Int64(String(digits[7...]))
         else { return nil }
@@ -72,7 +74,38 @@ public struct OptionContract: Hashable, Sendable, CustomStringConvertible {
         // A date that does not exist (31 April) comes back as another day.
         let parts = date.components
         guard parts.year == year, parts.month == mm, parts.day == dd, thousandths > 0 else { return nil }
-        self.init(underlying: underlying, type: type, expiration: date, strike: Price(ticks: thousandths * 10))
+        self.init(underlying: Symbol(stock: root), type: type, expiration: date, strike: Price(ticks: thousandths * 10))
+    }
+
+    /// The contract's symbol for positions and the journal: the underlying as it is spelled, then
+    /// the OCC symbol's date, type and strike (`AAPL260320C00250000`).
+    public var symbol: Symbol {
+        let (year, month, day) = expiration.components
+        return Symbol(stock: underlying.rawValue + String(format: "%02d%02d%02d", year % 100, month, day)
+                      + (type == .call ? "C" : "P") + String(format: "%08lld", strike.ticks / 10))
+    }
+
+    /// This contract with its underlying's root mapped to the listed symbol it stands for
+    /// (`BRKB` to `BRK-B`), nil when no listed symbol has that root.
+    public func rooted(in listed: (String) -> Symbol?) -> OptionContract? {
+        guard let root = Self.root(of: underlying), let symbol = listed(root) else { return nil }
+        var contract = self
+        contract.underlying = symbol
+        return contract
+    }
+
+    /// Whether the chain lists this contract on `date`: its expiration is one of that day's
+    /// (``TradingCalendar/optionExpirations(on:)``) and its strike is on the increment of its level.
+    public func isListed(on date: SessionDate, calendar: TradingCalendar = TradingCalendar()) -> Bool {
+        strike.ticks > 0 && strike.ticks % OptionStrikes.increment(at: strike).ticks == 0
+            && calendar.optionExpirations(on: date).contains(expiration)
+    }
+
+    /// "AAPL 20 Mar 2026 $250 call", for people.
+    public var title: String {
+        let (year, month, day) = expiration.components
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(underlying) \(day) \(months[month - 1]) \(year) $\(strike.decimalString) \(type.rawValue)"
     }
 
     public var description: String { occSymbol }

@@ -25,13 +25,14 @@ public struct OrderRequest: Sendable, Hashable {
     public var instrument: InstrumentKind
     public var clientOrderID: String?
 
+    /// `instrument` is the symbol's own (a stock, or an option contract) unless given.
     public init(symbol: Symbol, side: OrderSide, quantity: Int64, type: OrderType = .market,
-                instrument: InstrumentKind = .stock, clientOrderID: String? = nil) {
+                instrument: InstrumentKind? = nil, clientOrderID: String? = nil) {
         self.symbol = symbol
         self.side = side
         self.quantity = quantity
         self.type = type
-        self.instrument = instrument
+        self.instrument = instrument ?? symbol.instrument
         self.clientOrderID = clientOrderID
     }
 }

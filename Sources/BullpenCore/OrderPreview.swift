@@ -67,7 +67,7 @@ extension TradingEngine {
                book.positions.count >= limit {
                 found.append(.tooManyHoldings(limit: limit))
             }
-            if let minimum = rules.minimumPrice, price.ticks < minimum.cents * Price.ticksPerCent {
+            if let minimum = rules.minimumPrice, !request.symbol.isOption, price.ticks < minimum.cents * Price.ticksPerCent {
                 found.append(.belowMinimumPrice(request.symbol, price: price, minimum: minimum))
             }
             if let limit = rules.maxPositionBasisPoints, quantity > 0 {

@@ -22,6 +22,14 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case marketClosed
     case tradingNotOpen(until: Date)
     case tradingClosed(since: Date)
+    /// Exercising or selling more option contracts than held.
+    case insufficientContracts(requested: Int64, held: Int64)
+    /// The contract's expiration day has passed: it no longer trades or exercises.
+    case optionExpired(Symbol, on: SessionDate)
+    /// Buying a contract the chain does not list (an expiration or strike it does not offer).
+    case contractNotListed(Symbol)
+    /// Exercising a contract that is not in the money.
+    case outOfTheMoney(Symbol, spot: Price)
 
     /// The stable code clients switch on.
     public var code: String {
@@ -41,6 +49,10 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .marketClosed: "market_closed"
         case .tradingNotOpen: "league_not_started"
         case .tradingClosed: "league_ended"
+        case .insufficientContracts: "insufficient_contracts"
+        case .optionExpired: "option_expired"
+        case .outOfTheMoney: "out_of_the_money"
+        case .contractNotListed: "contract_not_listed"
         }
     }
 
@@ -77,6 +89,14 @@ public enum OrderRejection: Error, Sendable, Hashable {
             "Trading opens when the league starts, at \(until.formatted(.iso8601))."
         case .tradingClosed(let since):
             "The league ended at \(since.formatted(.iso8601)): its standings are final and no more orders are taken."
+        case .insufficientContracts(let requested, let held):
+            "You asked for \(requested) contract\(requested == 1 ? "" : "s") but hold \(held)."
+        case .optionExpired(let symbol, let date):
+            "\(symbol.option?.title ?? symbol.rawValue) expired at the close of \(date): it no longer trades or exercises."
+        case .contractNotListed(let symbol):
+            "\(symbol.option?.title ?? symbol.rawValue) is not listed: buy a contract from the chain (its expirations and strikes), GET /api/v1/options/{symbol}/chain."
+        case .outOfTheMoney(let symbol, let spot):
+            "\(symbol.option?.title ?? symbol.rawValue) is not in the money with the stock at $\(spot.decimalString): exercising it would \(symbol.option?.type == .put ? "sell shares for less" : "pay more for shares") than the market. Sell the contract instead, or let it expire."
         }
     }
 }

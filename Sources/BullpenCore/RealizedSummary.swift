@@ -11,7 +11,13 @@ public struct RealizedSummary: Sendable, Hashable {
     public var net: Money { profits + losses }
 
     public init(_ journal: some Sequence<JournalEntry>) {
-        for entry in journal where entry.kind == .trade {
+        for entry in journal {
+            // Exercises and expiries realize profits and losses without being trades.
+            if entry.isSettlement {
+                if entry.realizedPnL > .zero { profits += entry.realizedPnL } else { losses += entry.realizedPnL }
+                continue
+            }
+            guard entry.kind == .trade else { continue }
             trades += 1
             switch entry.side {
             case .buy?: buys += 1

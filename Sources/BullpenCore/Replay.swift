@@ -160,25 +160,53 @@ public enum ReplayAdvance {
     /// from `startPrices`. Nothing trades in between, so the cash stays.
     public static func snapshots(book: Book, from: SessionDate, days: [SessionDate], startPrices: [Symbol: Price],
                                  closes: [Symbol: [SessionDate: Price]]) -> [EquitySnapshot] {
+        walk(book: book, from: from, days: days, startPrices: startPrices, closes: closes).snapshots
+    }
+
+    /// What an advance over `days` does to `book`: its equity at the close of `from` and of each
+    /// day (as ``snapshots(book:from:days:startPrices:closes:)``), and the option contracts that
+    /// expire on the way, each settled at the close of its own expiration day, in order (see
+    /// ``OptionSettlement/expire(on:through:spot:)``), the book changing with them. Contracts
+    /// expiring on the last day stay: the clock stands on that day, when they still trade.
+    /// `closes` must hold the bars of the held contracts' underlyings too.
+    public static func walk(book: Book, from: SessionDate, days: [SessionDate], startPrices: [Symbol: Price],
+                            closes: [Symbol: [SessionDate: Price]]) -> (snapshots: [EquitySnapshot], settlements: [OptionSettlement], book: Book) {
+        var book = book
         var prices = startPrices
-        let held = book.positions.values.sorted { $0.symbol < $1.symbol }
+        var settlements: [OptionSettlement] = []
         func snapshot(_ date: SessionDate) -> EquitySnapshot {
             var value = Money.zero
-            for position in held {
+            for position in book.positions.values {
                 // A holding without any price yet is carried at cost, as a valuation does.
                 value += prices[position.symbol].map { $0.notional(quantity: position.quantity) } ?? position.costBasis
             }
             return EquitySnapshot(date: date, cash: book.cash, marketValue: value)
         }
+        func settle(through date: SessionDate) {
+            guard book.positions.keys.contains(where: { $0.option.map { $0.expiration <= date } ?? false }) else { return }
+            let settled = OptionSettlement.expire(on: book, through: date) { contract in
+                let bars = closes[contract.underlying] ?? [:]
+                return bars.keys.filter { $0 <= contract.expiration }.max().flatMap { bars[$0] }
+                    ?? startPrices[contract.underlying]
+            }
+            for settlement in settled.settlements {
+                settlements.append(settlement)
+                // Shares that an exercise brought are worth the close they were settled at.
+                if prices[settlement.contract.underlying] == nil { prices[settlement.contract.underlying] = settlement.spot }
+            }
+            book = settled.book
+        }
         var result = [snapshot(from)]
         result.reserveCapacity(days.count + 1)
-        for date in days {
-            for position in held {
-                if let close = closes[position.symbol]?[date] { prices[position.symbol] = close }
+        if !days.isEmpty { settle(through: from) }
+        for (index, date) in days.enumerated() {
+            for symbol in book.positions.keys {
+                if let close = closes[symbol]?[date] { prices[symbol] = close }
             }
             result.append(snapshot(date))
+            if index < days.count - 1 { settle(through: date) }
         }
-        return result
+        return (result, settlements, book)
     }
 
     /// How one holding moved over an advance.

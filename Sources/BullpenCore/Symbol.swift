@@ -1,17 +1,48 @@
-/// A ticker symbol, normalised to upper case: `AAPL`, `BRK-B`, `BF.B`.
+/// A ticker symbol, normalised to upper case: `AAPL`, `BRK-B`, `BF.B`; or an option contract's,
+/// its OCC symbol without the root's padding and with the underlying's own spelling
+/// (`AAPL260320C00250000`, `BRK-B260320C00500000`): positions, fills and the journal hold both alike.
 public struct Symbol: Hashable, Comparable, Sendable, StringCodable {
     public let rawValue: String
 
-    /// Accepts 1-12 characters of letters, digits, `.` and `-`, starting with a letter or digit;
+    /// The longest stock symbol; anything longer is an option contract's.
+    public static let maxStockLength = 12
+
+    /// Accepts 1-12 characters of letters, digits, `.` and `-`, starting with a letter or digit,
+    /// or an option contract's symbol (OCC, padded or not, see ``OptionContract/init(occ:)``);
     /// lower case is folded to upper case.
     public init?(_ text: String) {
         let upper = text.uppercased()
-        guard (1...12).contains(upper.count),
+        if Symbol.isStock(upper) {
+            self.rawValue = upper
+        } else if let contract = OptionContract(occ: upper) {
+            self = contract.symbol
+        } else {
+            return nil
+        }
+    }
+
+    /// A stock symbol as is (no checks beyond the form).
+    init(stock text: String) { self.rawValue = text }
+
+    static func isStock(_ upper: String) -> Bool {
+        guard (1...maxStockLength).contains(upper.count),
               let first = upper.unicodeScalars.first, Symbol.isAlphanumeric(first),
               upper.unicodeScalars.allSatisfy({ Symbol.isAlphanumeric($0) || $0 == "." || $0 == "-" })
-        else { return nil }
-        self.rawValue = upper
+        else { return false }
+        return true
     }
+
+    /// Whether this is an option contract's symbol.
+    public var isOption: Bool { rawValue.utf8.count > Symbol.maxStockLength }
+
+    /// The option contract this symbol names, nil for a stock.
+    public var option: OptionContract? { isOption ? OptionContract(occ: rawValue) : nil }
+
+    /// What an order for this symbol trades.
+    public var instrument: InstrumentKind { isOption ? .option : .stock }
+
+    /// How many shares one unit of this symbol stands for: 1, or 100 for an option contract.
+    public var multiplier: Int64 { isOption ? OptionContract.multiplier : 1 }
 
     public var description: String { rawValue }
 

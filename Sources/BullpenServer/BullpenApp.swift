@@ -25,6 +25,8 @@ public enum BullpenApp {
 
     static func configure(_ app: Application, configuration: ServerConfiguration, store: BullpenStore,
                           marketData: (any MarketDataSource)?, time: any TimeSource) throws {
+        // Option contracts are priced by the model from their underlying's prices, whatever the source.
+        let marketData = marketData.map(OptionMarketData.wrapping)
         let secret = try SigningSecret.load(configuration)
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
@@ -53,7 +55,8 @@ public enum BullpenApp {
         try checked.register(collection: SystemRoutes())
         let v1 = checked.grouped("api", "v1")
         for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
-                                            AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes(), LeagueRoutes()] {
+                                            AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes(), LeagueRoutes(),
+                                            OptionRoutes()] {
             try v1.register(collection: routes)
         }
         if let marketData {

@@ -57,12 +57,15 @@ extension PortfolioDTO {
 extension PositionDTO {
     init(_ valued: PositionValuation, name: String?) {
         let position = valued.position
-        self.init(symbol: position.symbol.rawValue, name: name, quantity: position.quantity,
-                  averageCost: position.averageCost.decimalString, costBasis: position.costBasis.decimalString,
-                  lastPrice: valued.quote?.price.decimalString, priceAsOf: valued.quote?.asOf,
+        let symbol = position.symbol
+        self.init(symbol: symbol.rawValue, name: name, quantity: position.quantity,
+                  averageCost: Price.average(of: position.costBasis, over: position.quantity * symbol.multiplier).decimalString,
+                  costBasis: position.costBasis.decimalString,
+                  lastPrice: valued.quote?.price.perShare(of: symbol).decimalString, priceAsOf: valued.quote?.asOf,
                   marketValue: valued.marketValue.decimalString, unrealizedPnl: valued.unrealizedPnL.decimalString,
                   unrealizedPnlPercent: valued.unrealizedPercent?.decimalString,
                   dayChange: valued.dayChange?.decimalString, trading: valued.quote?.trading ?? true)
+        option = OptionContractDTO(symbol)
     }
 }
 
@@ -71,12 +74,13 @@ extension OrderDTO {
         self.init(id: order.id.description, portfolioId: order.portfolioID.description,
                   clientOrderId: order.clientOrderID, symbol: order.symbol.rawValue, side: order.side.rawValue,
                   type: order.type.rawValue, quantity: order.quantity, status: order.status.rawValue,
-                  filledQuantity: order.filledQuantity, fillPrice: order.fillPrice?.decimalString,
+                  filledQuantity: order.filledQuantity, fillPrice: order.fillPrice?.perShare(of: order.symbol).decimalString,
                   priceSource: order.pricing?.source.rawValue, priceAsOf: order.pricing?.asOf,
                   marketOpen: order.pricing?.marketOpen, priceNote: order.pricing?.explanation,
                   notional: order.notional.decimalString, commission: order.commission.decimalString,
                   realizedPnl: order.realizedPnL.decimalString, cashDelta: order.cashDelta.decimalString,
                   createdAt: order.createdAt, filledAt: order.filledAt)
+        option = OptionContractDTO(order.symbol)
     }
 }
 
@@ -85,24 +89,29 @@ extension ActivityDTO {
         let type = switch entry.kind {
         case .trade: entry.side?.rawValue ?? "trade"
         case .commission: "commission"
+        case .exercise: "option_exercise"
+        case .expiry: "option_expiry"
         }
         self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
-                  symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta), price: entry.price?.decimalString,
+                  symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta),
+                  price: entry.symbol.flatMap { symbol in entry.price?.perShare(of: symbol) }?.decimalString ?? entry.price?.decimalString,
                   amount: entry.cashDelta.decimalString, commission: entry.commission.decimalString,
                   realizedPnl: entry.side == .sell ? entry.realizedPnL.decimalString : nil,
                   orderId: entry.orderID?.description, createdAt: entry.createdAt)
+        option = entry.symbol.flatMap(OptionContractDTO.init)
     }
 }
 
 extension OrderPreviewDTO {
     init(_ preview: OrderPreview, pricing: FillPricing, trading: Bool) {
         self.init(symbol: preview.request.symbol.rawValue, side: preview.request.side.rawValue,
-                  quantity: preview.request.quantity, price: preview.price.decimalString,
+                  quantity: preview.request.quantity, price: preview.price.perShare(of: preview.request.symbol).decimalString,
                   priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen,
                   trading: trading, notional: preview.notional.decimalString, commission: preview.commission.decimalString,
                   total: preview.total.decimalString, cashBefore: preview.cashBefore.decimalString,
                   cashAfter: preview.cashAfter.decimalString, maxQuantity: preview.maxQuantity, held: preview.held,
                   problems: preview.problems.map { ProblemDTO(code: $0.code, message: $0.message) })
+        option = OptionContractDTO(preview.request.symbol)
     }
 }
 

@@ -101,6 +101,10 @@ struct BatchPlan: Sendable {
                 results.append(.success(try advance(step, in: id, owner: owner)))
             case .endReplay(let id, let owner):
                 results.append(.success(try endReplay(id, owner: owner)))
+            case .exercise(let exercise, let id, let owner):
+                results.append(.success(try self.exercise(exercise, in: id, owner: owner)))
+            case .expire(let expiry, let id, let owner):
+                results.append(.success(try expire(expiry, in: id, owner: owner)))
             }
         } catch {
             results.append(.failure(error))
@@ -243,6 +247,9 @@ struct BatchPlan: Sendable {
                                                equityCents: snapshot.equity.cents))
         }
         if let figures = step.stats { stats.append(EquityStatsRow(portfolio: id.uuid, period: period, stats: figures)) }
+        if !step.settlements.isEmpty {
+            portfolio = record(step.settlements, in: portfolio)
+        }
         portfolio.record.clock = .replay(step.to.date)
         portfolio.record.version += 1
         portfolio.record.updatedAt = now
@@ -263,5 +270,60 @@ struct BatchPlan: Sendable {
         portfolios[id] = portfolio
         touched.insert(id)
         return .advanced(portfolio.record)
+    }
+
+    // MARK: Options
+
+    private mutating func exercise(_ exercise: OptionExercise, in id: PortfolioID, owner: UserID) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        if portfolio.record.closedAt != nil { throw StoreError.portfolioClosed }
+        if portfolio.record.replay?.ended == true { throw StoreError.replayEnded }
+        guard exercise.clock == portfolio.record.clock else { throw StoreError.portfolioChanged }
+        let (settlement, _) = try OptionSettlement.exercise(exercise.contract, contracts: exercise.contracts,
+                                                            on: portfolio.book, spot: exercise.spot, date: exercise.date)
+        portfolio = record([settlement], in: portfolio)
+        portfolio.record.version += 1
+        portfolio.record.updatedAt = now
+        portfolios[id] = portfolio
+        touched.insert(id)
+        return .settled([settlement], portfolio.record)
+    }
+
+    private mutating func expire(_ expiry: OptionExpiry, in id: PortfolioID, owner: UserID) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        let settled = OptionSettlement.expire(on: portfolio.book, through: expiry.through) { expiry.spots[$0.symbol] }
+        guard !settled.settlements.isEmpty else { return .settled([], portfolio.record) }
+        portfolio = record(settled.settlements, in: portfolio)
+        portfolio.record.version += 1
+        portfolio.record.updatedAt = now
+        portfolios[id] = portfolio
+        touched.insert(id)
+        return .settled(settled.settlements, portfolio.record)
+    }
+
+    /// Journals `settlements` in `portfolio` and applies them to its book (the caller moves its
+    /// version and marks it touched).
+    private mutating func record(_ settlements: [OptionSettlement], in portfolio: LedgerPortfolio) -> LedgerPortfolio {
+        var portfolio = portfolio
+        let id = portfolio.record.id
+        for settlement in settlements {
+            let made = JournalEntry.entries(of: settlement, portfolioID: id, period: portfolio.record.period,
+                                            sequence: portfolio.journalSequence + 1, fillID: FillID(ids.makeUUID()),
+                                            createdAt: now, ids: ids)
+            journal.append(contentsOf: made.map(JournalRow.init))
+            for entry in made {
+                portfolio.book.apply(entry)
+                portfolio.realizedPnL += entry.realizedPnL
+                if let symbol = entry.symbol {
+                    positions[id, default: []].insert(symbol)
+                    let key = PositionKey(portfolio: id, symbol: symbol)
+                    if positionIDs[key] == nil { positionIDs[key] = ids.makeUUID() }
+                }
+            }
+            portfolio.journalSequence = made.last?.sequence ?? portfolio.journalSequence
+            entries[id, default: []].append(contentsOf: made)
+        }
+        portfolio.record.cash = portfolio.book.cash
+        return portfolio
     }
 }

@@ -15,6 +15,9 @@ public struct PricedOrder: Sendable {
     /// The prices of the portfolio's other holdings when it was priced, for the rules that value
     /// the whole portfolio (a position's share of equity); empty when its rules do not ask.
     public var marks: [Symbol: Price]
+    /// How the price was found when a sentence of `pricing` does not say it all (an option's
+    /// model inputs).
+    public var note: String?
 
     public init(request: OrderRequest, price: Price, pricing: FillPricing, trading: Bool, clock: PortfolioClock = .live,
                 marks: [Symbol: Price] = [:]) {
@@ -59,7 +62,7 @@ extension BullpenStore {
         case .executed(let order, let book): .executed(order, book)
         case .replayed(let order): .replayed(order)
         case .remembered(let result): .remembered(result)
-        case .reset, .advanced: throw StoreError.unavailable
+        case .reset, .advanced, .settled: throw StoreError.unavailable
         }
     }
 
@@ -73,7 +76,7 @@ extension BullpenStore {
                 case .executed(let order, let book): .success(.executed(order, book))
                 case .replayed(let order): .success(.replayed(order))
                 case .remembered(let result): .success(.remembered(result))
-                case .reset, .advanced: .failure(StoreError.unavailable)
+                case .reset, .advanced, .settled: .failure(StoreError.unavailable)
                 }
             }
         }

@@ -252,10 +252,12 @@ extension BullpenStore {
         public var to: SessionDate
         /// The equity at the close of `from` and of each session through `to`.
         public var snapshots: [EquitySnapshot]
+        /// The option contracts that expire on the way, in order.
+        public var settlements: [OptionSettlement]
         public init(portfolio: PortfolioID, owner: UserID, version: Int64, from: SessionDate, to: SessionDate,
-                    snapshots: [EquitySnapshot]) {
+                    snapshots: [EquitySnapshot], settlements: [OptionSettlement] = []) {
             self.portfolio = portfolio; self.owner = owner; self.version = version; self.from = from; self.to = to
-            self.snapshots = snapshots
+            self.snapshots = snapshots; self.settlements = settlements
         }
     }
 
@@ -276,7 +278,8 @@ extension BullpenStore {
             var folded = stats[move.portfolio]
             folded?.add(move.snapshots)
             return LedgerCommand.advance(ReplayStep(version: move.version, from: move.from, to: move.to, snapshots: move.snapshots,
-                                                    stats: folded), portfolio: move.portfolio, owner: move.owner)
+                                                    stats: folded, settlements: move.settlements),
+                                         portfolio: move.portfolio, owner: move.owner)
         }
         return await ledger.submit(commands, store: self).map { result in
             result.flatMap { outcome in

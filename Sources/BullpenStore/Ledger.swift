@@ -10,12 +10,42 @@ enum LedgerCommand: Sendable {
     /// Moves a replay portfolio's clock, storing its equity at each session passed.
     case advance(ReplayStep, portfolio: PortfolioID, owner: UserID)
     case endReplay(portfolio: PortfolioID, owner: UserID)
+    /// Exercises contracts the portfolio holds, at the underlying's price gathered before.
+    case exercise(OptionExercise, portfolio: PortfolioID, owner: UserID)
+    /// Settles the contracts that expired by a session's close (the live clock's closing job).
+    case expire(OptionExpiry, portfolio: PortfolioID, owner: UserID)
 
     var portfolio: PortfolioID {
         switch self {
-        case .order(_, let id, _, _), .reset(let id, _, _, _), .advance(_, let id, _), .endReplay(let id, _): id
+        case .order(_, let id, _, _), .reset(let id, _, _, _), .advance(_, let id, _), .endReplay(let id, _),
+             .exercise(_, let id, _), .expire(_, let id, _): id
         }
     }
+}
+
+/// An exercise asked for by a player, priced outside the ledger.
+public struct OptionExercise: Sendable {
+    public var contract: OptionContract
+    public var contracts: Int64
+    /// The underlying's price at the clock.
+    public var spot: Price
+    /// The session the clock stands on.
+    public var date: SessionDate
+    /// The clock the spot was asked at: a replay that moved since is asked again.
+    public var clock: PortfolioClock
+
+    public init(contract: OptionContract, contracts: Int64, spot: Price, date: SessionDate, clock: PortfolioClock) {
+        self.contract = contract; self.contracts = contracts; self.spot = spot; self.date = date; self.clock = clock
+    }
+}
+
+/// The contracts to settle at the close of `through`: each one's underlying close on its
+/// expiration day, by the contract's symbol.
+public struct OptionExpiry: Sendable {
+    public var through: SessionDate
+    public var spots: [Symbol: Price]
+
+    public init(through: SessionDate, spots: [Symbol: Price]) { self.through = through; self.spots = spots }
 }
 
 /// One move of a replay clock, computed outside the ledger from the state at `version`.
@@ -27,6 +57,8 @@ struct ReplayStep: Sendable {
     var snapshots: [EquitySnapshot]
     /// The period's folded daily figures with `snapshots` added (for leaderboards).
     var stats: EquityStats?
+    /// The option contracts that expired on the way, in order.
+    var settlements: [OptionSettlement] = []
 }
 
 /// What became of a ledger command.
@@ -39,6 +71,8 @@ enum LedgerResult: Sendable {
     case reset(PortfolioRecord)
     /// A replay's clock moved, or the replay ended.
     case advanced(PortfolioRecord)
+    /// Contracts were exercised or expired.
+    case settled([OptionSettlement], PortfolioRecord)
 }
 
 /// A portfolio as the ledger holds it: the row's figures, the book, and its trades of the session

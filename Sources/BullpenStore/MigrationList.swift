@@ -8,5 +8,6 @@ extension Migrations {
         M0009_AddReplay(),
         M0010_AddLeagues(),
         M0011_AddStandingsFeeds(),
+        M0012_AddCarriedBasis(),
     ]
 }

@@ -307,17 +307,19 @@ struct LeagueRoutes: RouteCollection {
         }
         let rules = league.rules
         let active = member?.status == .active
+        var rulesDTO = LeagueRulesDTO(commissionPerTrade: rules.commission.perOrder.decimalString,
+                                      commissionPercent: Percent(hundredths: rules.commission.basisPoints).decimalString,
+                                      maxPositionPercent: rules.maxPositionBasisPoints.map { Percent(hundredths: $0).decimalString },
+                                      minimumPrice: rules.minimumPrice?.decimalString, maxHoldings: rules.maxDistinctHoldings,
+                                      marketHoursOnly: rules.marketHoursOnly, lateJoin: league.settings.lateJoin,
+                                      holdingsVisible: league.settings.holdingsVisible)
+        rulesDTO.allowOptions = rules.allowedInstruments.contains(.option)
         return LeagueDTO(
             id: league.id.description, name: league.name, description: league.description,
             visibility: league.visibility.rawValue, status: league.status(at: req.bullpen.time.now()).rawValue,
             ownerId: league.ownerID.description, ownerName: ownerName, code: owner ? league.code : nil,
             startingCash: league.startingCash.decimalString, clock: clock,
-            rules: LeagueRulesDTO(commissionPerTrade: rules.commission.perOrder.decimalString,
-                                  commissionPercent: Percent(hundredths: rules.commission.basisPoints).decimalString,
-                                  maxPositionPercent: rules.maxPositionBasisPoints.map { Percent(hundredths: $0).decimalString },
-                                  minimumPrice: rules.minimumPrice?.decimalString, maxHoldings: rules.maxDistinctHoldings,
-                                  marketHoursOnly: rules.marketHoursOnly, lateJoin: league.settings.lateJoin,
-                                  holdingsVisible: league.settings.holdingsVisible),
+            rules: rulesDTO,
             defaultMetric: league.defaultMetric.rawValue, startsAt: league.startsAt, endsAt: league.endsAt, memberCount: count,
             isMember: active, isOwner: owner, myPortfolioId: active ? member?.portfolioID?.description : nil, myRank: rank,
             members: nil, createdAt: league.createdAt)

@@ -21,14 +21,17 @@ struct OrderRoutes: RouteCollection {
         let body = try req.decodeJSON(PlaceOrderRequest.self)
         let request = try Self.orderRequest(body)
         let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
-        let outcome = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
-        let order: OrderRecord
+        let (outcome, note) = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
+        var dto: OrderDTO
         switch outcome {
-        case .executed(let executed, _): order = executed
-        case .replayed(let earlier): order = earlier
+        case .executed(let executed, _):
+            dto = OrderDTO(executed)
+            if let note { dto.priceNote = note }
+        case .replayed(let earlier): dto = OrderDTO(earlier)
         case .remembered(let stored): return Self.replay(stored)
         }
-        let response = try jsonResponse(OrderDTO(order), status: .created)
+        let order = dto
+        let response = try jsonResponse(order, status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(id)/orders/\(order.id)")
         return response
     }
@@ -37,7 +40,9 @@ struct OrderRoutes: RouteCollection {
         let caller = try await req.caller()
         let request = try Self.orderRequest(try req.decodeJSON(PlaceOrderRequest.self))
         let (preview, priced) = try await req.bullpen.portfolios.preview(request, in: try req.portfolioID(), owner: caller.user)
-        return try jsonResponse(OrderPreviewDTO(preview, pricing: priced.pricing, trading: priced.trading))
+        var dto = OrderPreviewDTO(preview, pricing: priced.pricing, trading: priced.trading)
+        dto.priceNote = priced.note ?? priced.pricing.explanation
+        return try jsonResponse(dto)
     }
 
     @Sendable func list(req: Request) async throws -> Response {
@@ -59,7 +64,17 @@ struct OrderRoutes: RouteCollection {
 
     static func orderRequest(_ body: PlaceOrderRequest) throws -> OrderRequest {
         guard let symbol = Symbol(body.symbol) else {
-            throw APIError.validation("'\(body.symbol)' is not a ticker symbol.")
+            throw APIError.validation("'\(body.symbol)' is not a ticker symbol nor an option contract's OCC symbol.")
+        }
+        if let instrument = body.instrument {
+            guard let kind = InstrumentKind(rawValue: instrument) else {
+                throw APIError.validation("instrument must be stock or option.")
+            }
+            guard kind == symbol.instrument else {
+                throw APIError.validation(kind == .option
+                    ? "An option order's symbol is the contract's OCC symbol (AAPL  260320C00250000), not '\(body.symbol)'."
+                    : "'\(body.symbol)' is an option contract: its instrument is option.")
+            }
         }
         guard let side = OrderSide(rawValue: body.side) else {
             throw APIError.validation("side must be buy or sell.")

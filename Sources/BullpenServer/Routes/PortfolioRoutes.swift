@@ -124,13 +124,15 @@ struct PortfolioRoutes: RouteCollection {
         let replay = try req.bullpen.replay()
         let moved = try await replay.advance(id, owner: caller.user, days: body.days, to: target)
         let before = moved.snapshots.first?.equity ?? .zero, after = moved.snapshots.last?.equity ?? .zero
-        return try jsonResponse(AdvanceDTO(
+        var dto = AdvanceDTO(
             from: moved.from.description, to: moved.to.description, days: moved.days, endOfData: moved.endOfData,
             message: moved.message, equityBefore: before.decimalString, equityAfter: after.decimalString,
             change: (after - before).decimalString, changePercent: (after - before).percent(of: before)?.decimalString,
             benchmarkChangePercent: moved.benchmarkChange?.decimalString,
             holdings: moved.holdings.map(HoldingChangeDTO.init),
-            portfolio: try await summary(id, req: req, owner: caller.user)))
+            portfolio: try await summary(id, req: req, owner: caller.user))
+        dto.settlements = moved.settlements.map(OptionSettlementDTO.init)
+        return try jsonResponse(dto)
     }
 
     /// Ends a replay: no more orders or advances; the report is final.

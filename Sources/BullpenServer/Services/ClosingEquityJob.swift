@@ -21,6 +21,7 @@ struct ClosingEquityJob: Sendable {
     func runOnce() async throws -> Int {
         guard let last = await source.replayRange()?.upperBound else { return 0 }
         let calendar = TradingCalendar()
+        try await expireOptions(through: last)
         var stored = 0
         for portfolio in try await store.livePortfolios() {
             var last = last
@@ -49,6 +50,29 @@ struct ClosingEquityJob: Sendable {
             }
         }
         return stored
+    }
+
+    /// Settles the option contracts of live portfolios that expired by the close of `last` (each
+    /// at its underlying's close on its expiration day), before that day's closing equity is
+    /// stored. Returns how many contracts' positions it settled.
+    @discardableResult
+    func expireOptions(through last: SessionDate) async throws -> Int {
+        var settled = 0
+        for holder in try await store.liveOptionHolders(expiringBy: last) {
+            var spots: [Symbol: Price] = [:]
+            for contract in holder.contracts {
+                let bars = try await source.dailyBars(contract.underlying, from: contract.expiration.adding(days: -10),
+                                                      through: contract.expiration, asOf: .replay(contract.expiration.date))
+                if let close = bars.last?.close { spots[contract.symbol] = close }
+            }
+            do {
+                settled += try await store.expireOptions(OptionExpiry(through: last, spots: spots), in: holder.portfolio,
+                                                         owner: holder.owner).count
+            } catch StoreError.notFound {
+                continue   // deleted meanwhile
+            }
+        }
+        return settled
     }
 
     /// Runs once, logging what it did, and says how long to wait: until a few minutes after the

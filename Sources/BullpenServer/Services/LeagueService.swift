@@ -58,7 +58,7 @@ struct LeagueService: Sendable {
     /// The order rules and league settings a request asks for, every figure checked.
     static func settings(_ request: LeagueRulesRequest?, clock: LeagueClock) throws -> Settings {
         let request = request ?? LeagueRulesRequest()
-        var rules = PortfolioRules(allowedInstruments: [.stock])
+        var rules = PortfolioRules(allowedInstruments: request.allowOptions == true ? [.stock, .option] : [.stock])
         if let text = request.commissionPerTrade {
             guard let fee = Money(parsing: text), fee >= .zero, fee <= Money(dollars: 100) else {
                 throw APIError.validation("rules.commissionPerTrade must be an amount from 0.00 to 100.00.")

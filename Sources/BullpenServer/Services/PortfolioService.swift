@@ -82,6 +82,7 @@ struct PortfolioService: Sendable {
     /// a price then. The market data is asked here, before any write.
     func price(_ request: OrderRequest, for portfolio: PortfolioRecord) async throws -> PricedOrder {
         guard let marketData else { throw OrderRejection.marketDataUnavailable }
+        if request.symbol.isOption { return try await priceOption(request, for: portfolio) }
         guard try await marketData.asset(request.symbol) != nil else { throw OrderRejection.unknownSymbol(request.symbol) }
         guard let quote = try await marketData.quote(request.symbol, asOf: portfolio.clock) else {
             if case .replay(let date) = portfolio.clock { throw OrderRejection.notListedYet(request.symbol, on: SessionDate(date)) }
@@ -94,18 +95,61 @@ struct PortfolioService: Sendable {
         return PricedOrder(request: request, price: quote.price, pricing: pricing, trading: quote.trading, clock: portfolio.clock)
     }
 
+    /// Prices an option order at the model's quote as of the portfolio's clock: the ask for a
+    /// buy (of a listed contract only), the bid for a sell; a contract past its expiration day
+    /// does not trade.
+    func priceOption(_ request: OrderRequest, for portfolio: PortfolioRecord) async throws -> PricedOrder {
+        guard let options = marketData as? OptionMarketData else { throw OrderRejection.marketDataUnavailable }
+        guard let contract = try await options.contract(request.symbol) else { throw OrderRejection.unknownSymbol(request.symbol) }
+        var request = request
+        request.symbol = contract.symbol
+        guard let session = await options.sessionDate(asOf: portfolio.clock),
+              let underlying = try await options.quote(contract.underlying, asOf: portfolio.clock) else {
+            if case .replay(let date) = portfolio.clock { throw OrderRejection.notListedYet(contract.underlying, on: SessionDate(date)) }
+            throw OrderRejection.noPrice(contract.underlying)
+        }
+        guard session <= contract.expiration else { throw OrderRejection.optionExpired(contract.symbol, on: contract.expiration) }
+        if request.side == .buy, !contract.isListed(on: session) { throw OrderRejection.contractNotListed(contract.symbol) }
+        guard let market = try await options.market(contract.underlying, asOf: portfolio.clock) else {
+            throw OrderRejection.noPrice(contract.symbol)
+        }
+        let quote = market.quote(contract)
+        let perShare = request.side == .buy ? quote.ask : quote.bid
+        let now = time.now()
+        var open = false
+        if case .live = portfolio.clock { open = await options.isMarketOpen(at: now) }
+        let pricing = FillPricing(source: .model, asOf: underlying.asOf ?? now, marketOpen: open)
+        var priced = PricedOrder(request: request, price: OptionMarketData.unit(perShare), pricing: pricing,
+                                 trading: underlying.trading, clock: portfolio.clock)
+        priced.note = Self.optionNote(quote, market: market, side: request.side)
+        return priced
+    }
+
+    /// How an option order was priced, in words.
+    static func optionNote(_ quote: OptionQuote, market: OptionMarket, side: OrderSide) -> String {
+        let price = side == .buy ? quote.ask : quote.bid
+        return "\(side == .buy ? "Bought at the ask" : "Sold at the bid"): $\(price.decimalString) a share, "
+            + "$\(OptionMarketData.unit(price).decimalString) a contract of \(OptionContract.multiplier) shares. The model values it at "
+            + "$\(quote.fair.decimalString) (quotes $\(quote.bid.decimalString) bid, $\(quote.ask.decimalString) ask) with "
+            + "\(market.underlying) at $\(market.spot.decimalString) as of \(market.date), volatility "
+            + "\(Decimals.format(market.volatility * 100, places: 1)) %, rate \(Decimals.format(market.rate * 100, places: 2)) % and "
+            + "\(quote.days) day\(quote.days == 1 ? "" : "s") to expiry. Prices are modelled, not real quotes."
+    }
+
     /// Places a market order at the price as of the portfolio's clock: priced here, then
     /// validated and executed once, by the ledger. A replay whose clock moved between the two is
     /// priced again at its new date.
+    /// The note says how an option's price was found (nil for stocks: their order's pricing says it).
+    @discardableResult
     func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID,
-                    idempotency: IdempotencyClaim?) async throws -> BullpenStore.OrderOutcome {
+                    idempotency: IdempotencyClaim?) async throws -> (outcome: BullpenStore.OrderOutcome, note: String?) {
         var attempt = 0
         while true {
             attempt += 1
             let portfolio = try await store.portfolioForPricing(id, owner: owner)
             let priced = try await price(request, for: portfolio)
             do {
-                return try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency)
+                return (try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency), priced.note)
             } catch StoreError.portfolioChanged where attempt < Self.attempts {
                 continue
             }

@@ -128,6 +128,8 @@ struct ReplayService: Sendable {
         var benchmarkChange: Percent?
         var holdings: [ReplayAdvance.HoldingChange]
         var message: String
+        /// The option contracts that expired on the way.
+        var settlements: [OptionSettlement]
     }
 
     /// Moves the portfolio's clock `days` trading days, or up to `to`, storing its equity at each
@@ -181,10 +183,13 @@ struct ReplayService: Sendable {
             if endOfData {
                 message += " This is the last day of the data: trade if you like, then end the replay and read your report."
             }
+            if !move.settlements.isEmpty {
+                message += " \(move.settlements.count) option position\(move.settlements.count == 1 ? "" : "s") expired on the way: see History."
+            }
             return Advance(from: from, to: to, days: passed.count, endOfData: endOfData, snapshots: snapshots,
                            benchmarkChange: ReplayAdvance.change(from: benchmark.onOrBefore(from), to: benchmark.onOrBefore(to)),
                            holdings: ReplayAdvance.holdingChanges(book: state.book, before: before, after: after),
-                           message: message)
+                           message: message, settlements: move.settlements)
         }
         throw StoreError.portfolioChanged
     }
@@ -195,7 +200,9 @@ struct ReplayService: Sendable {
     func moves(_ states: [PortfolioState], to: SessionDate, last: SessionDate) async throws -> [BullpenStore.ReplayMove] {
         let starts = states.map { SessionDate($0.portfolio.clock.date ?? to.date) }
         guard let earliest = starts.min() else { return [] }
-        let symbols = Set(states.flatMap { $0.book.positions.keys }).sorted()
+        // The underlyings of held contracts too: expiring contracts settle at their close.
+        let held = states.flatMap { $0.book.positions.keys }
+        let symbols = Set(held + held.compactMap { $0.option?.underlying }).sorted()
         var closes: [Symbol: [SessionDate: Price]] = [:]
         for symbol in symbols {
             let bars = try await source.dailyBars(symbol, from: earliest, through: to, asOf: .replay(to.date))
@@ -206,11 +213,12 @@ struct ReplayService: Sendable {
             startPrices[start] = try await source.quotes(symbols, asOf: .replay(start.date)).mapValues(\.price)
         }
         return zip(states, starts).map { state, start in
-            let snapshots = ReplayAdvance.snapshots(book: state.book, from: start,
-                                                    days: ReplayAdvance.days(after: start, through: to, last: last),
-                                                    startPrices: startPrices[start] ?? [:], closes: closes)
+            let walk = ReplayAdvance.walk(book: state.book, from: start,
+                                          days: ReplayAdvance.days(after: start, through: to, last: last),
+                                          startPrices: startPrices[start] ?? [:], closes: closes)
             return BullpenStore.ReplayMove(portfolio: state.portfolio.id, owner: state.portfolio.ownerID,
-                                           version: state.portfolio.version, from: start, to: to, snapshots: snapshots)
+                                           version: state.portfolio.version, from: start, to: to, snapshots: walk.snapshots,
+                                           settlements: walk.settlements)
         }
     }
 

@@ -232,6 +232,7 @@ struct JournalRow: Codable, Sendable {
     var fillId: UUID?
     var priceAsOf: Date?
     var createdAt: Date
+    var carriedBasisCents: Int64
 
     init(_ entry: JournalEntry) {
         id = entry.id.uuid
@@ -250,6 +251,7 @@ struct JournalRow: Codable, Sendable {
         fillId = entry.fillID?.uuid
         priceAsOf = entry.priceAsOf
         createdAt = entry.createdAt
+        carriedBasisCents = entry.carriedBasis.cents
     }
 
     func entry() throws -> JournalEntry {
@@ -261,7 +263,7 @@ struct JournalRow: Codable, Sendable {
             price: priceTicks.map(Price.init(ticks:)), cashDelta: Money(cents: cashDeltaCents),
             commission: Money(cents: commissionCents), realizedPnL: Money(cents: realizedPnlCents),
             orderID: orderId.map(OrderID.init), fillID: fillId.map(FillID.init), priceAsOf: priceAsOf,
-            createdAt: createdAt)
+            createdAt: createdAt, carriedBasis: Money(cents: carriedBasisCents))
     }
 }
 
