@@ -104,6 +104,7 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
         marketHoursOnly = try c.decodeIfPresent(Bool.self, forKey: .marketHoursOnly)
         lateJoin = try c.decodeIfPresent(Bool.self, forKey: .lateJoin)
         holdingsVisible = try c.decodeIfPresent(Bool.self, forKey: .holdingsVisible)
+        allowOptions = try c.decodeIfPresent(Bool.self, forKey: .allowOptions)
     }
 }
 

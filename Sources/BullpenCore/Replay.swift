@@ -192,7 +192,7 @@ public enum ReplayAdvance {
             for settlement in settled.settlements {
                 settlements.append(settlement)
                 // Shares that an exercise brought are worth the close they were settled at.
-                if prices[settlement.contract.underlying] == nil { prices[settlement.contract.underlying] = settlement.spot }
+                if settlement.spot.ticks > 0 { prices[settlement.contract.underlying] = settlement.spot }
             }
             book = settled.book
         }
