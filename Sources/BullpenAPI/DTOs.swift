@@ -153,6 +153,8 @@ public struct HoldingChangeDTO: Codable, Sendable, Hashable {
     public var priceAfter: String?
     public var valueChange: String
     public var changePercent: String?
+    /// The contract's terms for an option holding (its prices are then per share).
+    public var option: OptionContractDTO?
     public init(symbol: String, quantity: Int64, priceBefore: String?, priceAfter: String?, valueChange: String,
                 changePercent: String?) {
         self.symbol = symbol; self.quantity = quantity; self.priceBefore = priceBefore; self.priceAfter = priceAfter

@@ -49,10 +49,19 @@ public struct OptionMarketData: MarketDataSource {
         return contract.rooted { root in listing.first { OptionContract.root(of: $0.symbol) == root }?.symbol }
     }
 
-    /// The inputs of `underlying`'s chain as of `clock`: its price then, its realised volatility
-    /// up to that session, the rate of the year. Nil when it has no price then, or too short a
-    /// history for a volatility (a month of sessions).
-    public func market(_ underlying: Symbol, asOf clock: PortfolioClock) async throws -> OptionMarket? {
+    /// What prices `underlying`'s contracts as of `clock`: the underlying's quote then, the
+    /// market it makes (its price, its realised volatility up to that session, the rate of the
+    /// year) and the market at the previous session's close (that close with the same
+    /// volatility), for a day's change.
+    public struct Inputs: Sendable {
+        public var quote: Quote
+        public var market: OptionMarket
+        public var previous: OptionMarket?
+    }
+
+    /// The inputs of `underlying`'s contracts as of `clock`, the quote and the bars read once.
+    /// Nil when it has no price then, or too short a history for a volatility (a month of sessions).
+    public func inputs(_ underlying: Symbol, asOf clock: PortfolioClock) async throws -> Inputs? {
         guard let quote = try await base.quote(underlying, asOf: clock) else { return nil }
         let fallback = await base.sessionDate(asOf: clock)
         guard let session = quote.session ?? fallback else { return nil }
@@ -60,8 +69,13 @@ public struct OptionMarketData: MarketDataSource {
         // The latest price stands for the session's close (intraday, it is the close so far).
         let closes = bars.filter { $0.date < session }.map(\.close) + [quote.price]
         guard let volatility = OptionVolatility.realised(closes: closes) else { return nil }
-        return OptionMarket(underlying: underlying, date: session, spot: quote.price, volatility: volatility,
-                            rate: RiskFreeRate.on(session))
+        let market = OptionMarket(underlying: underlying, date: session, spot: quote.price, volatility: volatility,
+                                  rate: RiskFreeRate.on(session))
+        let yesterday = TradingCalendar().previousTradingDay(before: session)
+        let previous = quote.previousClose.map {
+            OptionMarket(underlying: underlying, date: yesterday, spot: $0, volatility: volatility, rate: RiskFreeRate.on(yesterday))
+        }
+        return Inputs(quote: quote, market: market, previous: previous)
     }
 
     /// The underlying's markets at the close of each of its sessions from `start` through `end`
@@ -80,38 +94,19 @@ public struct OptionMarketData: MarketDataSource {
         return markets
     }
 
-    /// `contract` quoted as of `clock`, with its value at the previous session's close (for the
-    /// day's change). Nil when the underlying has no market then.
-    public func optionQuote(_ contract: OptionContract, asOf clock: PortfolioClock) async throws -> (quote: OptionQuote, previous: OptionQuote?)? {
-        guard let market = try await market(contract.underlying, asOf: clock) else { return nil }
-        return (market.quote(contract), try await previousMarket(market, asOf: clock)?.quote(contract))
-    }
-
-    /// The market at the previous session's close (with the volatility of `market`), for a
-    /// day's change; nil without a previous close.
-    public func previousMarket(_ market: OptionMarket, asOf clock: PortfolioClock) async throws -> OptionMarket? {
-        guard let close = try await base.quote(market.underlying, asOf: clock)?.previousClose else { return nil }
-        let yesterday = TradingCalendar().previousTradingDay(before: market.date)
-        return OptionMarket(underlying: market.underlying, date: yesterday, spot: close, volatility: market.volatility,
-                            rate: RiskFreeRate.on(yesterday))
-    }
-
-    /// The underlying's close on `contract`'s expiration day (or the last one before), as of `clock`.
-    public func settlementPrice(_ contract: OptionContract, asOf clock: PortfolioClock) async throws -> Price? {
-        try await base.dailyBars(contract.underlying, from: contract.expiration.adding(days: -10), through: contract.expiration,
-                                 asOf: clock).last?.close
-    }
-
     /// A contract as a quote: its model value, a unit's (× 100), not trading past its expiration
     /// day (then worth its intrinsic value at that day's close).
     private func unitQuote(_ contract: OptionContract, asOf clock: PortfolioClock) async throws -> Quote? {
         if let session = await base.sessionDate(asOf: clock), session > contract.expiration {
-            guard let close = try await settlementPrice(contract, asOf: clock) else { return nil }
+            // The underlying's close on the expiration day (or the last one before).
+            guard let close = try await base.quote(contract.underlying, asOf: .replay(contract.expiration.date))?.price
+            else { return nil }
             return Quote(price: Self.unit(contract.intrinsic(at: close)), asOf: contract.expiration.date, trading: false)
         }
-        guard let (quote, previous) = try await optionQuote(contract, asOf: clock) else { return nil }
-        return Quote(price: Self.unit(quote.fair), previousClose: previous.map { Self.unit($0.fair) },
-                     asOf: try await base.quote(contract.underlying, asOf: clock)?.asOf, trading: true)
+        guard let inputs = try await inputs(contract.underlying, asOf: clock) else { return nil }
+        return Quote(price: Self.unit(inputs.market.quote(contract).fair),
+                     previousClose: inputs.previous.map { Self.unit($0.quote(contract).fair) },
+                     asOf: inputs.quote.asOf, trading: true)
     }
 
     /// A contract's price from a price per share.

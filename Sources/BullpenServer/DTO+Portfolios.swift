@@ -134,16 +134,18 @@ extension EquityHistoryDTO {
 
 extension HoldingChangeDTO {
     init(_ change: ReplayAdvance.HoldingChange) {
-        self.init(symbol: change.symbol.rawValue, quantity: change.quantity, priceBefore: change.priceBefore?.decimalString,
-                  priceAfter: change.priceAfter?.decimalString, valueChange: change.valueChange.decimalString,
+        let symbol = change.symbol
+        self.init(symbol: symbol.rawValue, quantity: change.quantity, priceBefore: change.priceBefore?.perShare(of: symbol).decimalString,
+                  priceAfter: change.priceAfter?.perShare(of: symbol).decimalString, valueChange: change.valueChange.decimalString,
                   changePercent: change.changePercent?.decimalString)
+        option = OptionContractDTO(symbol)
     }
 }
 
 extension ClosedTradeDTO {
     init(_ trade: ReplayReport.ClosedTrade) {
         self.init(symbol: trade.symbol.rawValue, date: trade.date.description, quantity: trade.quantity,
-                  price: trade.price.decimalString, realizedPnl: trade.realizedPnL.decimalString)
+                  price: trade.price.perShare(of: trade.symbol).decimalString, realizedPnl: trade.realizedPnL.decimalString)
     }
 }
 

@@ -28,7 +28,7 @@ struct Options: AsyncParsableCommand {
                     _ = try await pack.quote(symbol, asOf: clock)
                     quotes.append((ContinuousClock.now - start).seconds * 1000)
                     start = ContinuousClock.now
-                    guard let market = try await options.market(symbol, asOf: clock),
+                    guard let market = try await options.inputs(symbol, asOf: clock)?.market,
                           let expiration = TradingCalendar().optionExpirations(on: market.date).first(where: { $0 > market.date })
                     else { continue }
                     let chain = market.chain(expiration: expiration)

@@ -210,6 +210,9 @@ struct OptionAPITests {
             #expect(settlements.map(\.outcome) == ["exercised", "expired_worthless", "cash_settled"] ||
                     settlements.map(\.outcome) == ["exercised", "cash_settled", "expired_worthless"])
             #expect(settlements.allSatisfy { $0.automatic } && advance.message.contains("3 option positions expired"))
+            // Holdings moved over the advance show a contract's prices per share, with its terms.
+            let putRow = try #require(advance.holdings.first { $0.symbol == put.contract.positionSymbol })
+            #expect(putRow.priceBefore == put.mid && putRow.option?.type == "put")
             // Each settled at the close of its own expiration day, from the pack's file.
             let closes = Dictionary(try PackFile.closes("AAPL").map { ($0.date, $0.close) }, uniquingKeysWith: { a, _ in a })
             for settlement in settlements { #expect(Price(parsing: settlement.underlyingPrice) == Price(parsing: closes[settlement.date]!)) }

@@ -22,15 +22,14 @@ struct OrderRoutes: RouteCollection {
         let request = try Self.orderRequest(body)
         let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
         let (outcome, note) = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
-        var dto: OrderDTO
+        var order: OrderDTO
         switch outcome {
         case .executed(let executed, _):
-            dto = OrderDTO(executed)
-            if let note { dto.priceNote = note }
-        case .replayed(let earlier): dto = OrderDTO(earlier)
+            order = OrderDTO(executed)
+            if let note { order.priceNote = note }
+        case .replayed(let earlier): order = OrderDTO(earlier)
         case .remembered(let stored): return Self.replay(stored)
         }
-        let order = dto
         let response = try jsonResponse(order, status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(id)/orders/\(order.id)")
         return response

@@ -61,9 +61,10 @@ struct ClosingEquityJob: Sendable {
         for holder in try await store.liveOptionHolders(expiringBy: last) {
             var spots: [Symbol: Price] = [:]
             for contract in holder.contracts {
-                let bars = try await source.dailyBars(contract.underlying, from: contract.expiration.adding(days: -10),
-                                                      through: contract.expiration, asOf: .replay(contract.expiration.date))
-                if let close = bars.last?.close { spots[contract.symbol] = close }
+                // The close of the expiration day (or the last one before): a replay clock's quote.
+                if let close = try await source.quote(contract.underlying, asOf: .replay(contract.expiration.date))?.price {
+                    spots[contract.symbol] = close
+                }
             }
             do {
                 settled += try await store.expireOptions(OptionExpiry(through: last, spots: spots), in: holder.portfolio,

@@ -17,13 +17,13 @@ struct OptionService: Sendable {
     /// The chain of `underlying` for `expiration` (the nearest when nil) as of `clock`.
     func chain(_ underlying: Symbol, expiration: SessionDate?, asOf clock: PortfolioClock) async throws -> OptionChainDTO {
         guard let company = try await options.asset(underlying), !underlying.isOption else { throw APIError.unknownSymbol(underlying.rawValue) }
-        let market = try await self.market(company.symbol, asOf: clock)
+        let inputs = try await self.inputs(company.symbol, asOf: clock)
+        let market = inputs.market, previous = inputs.previous
         let expirations = TradingCalendar().optionExpirations(on: market.date)
         guard let chosen = expiration ?? expirations.first(where: { $0 > market.date }) ?? expirations.first else { throw APIError(.noPrice, "No expirations are listed on \(market.date).") }
         guard expirations.contains(chosen) else {
             throw APIError(.invalidExpiration, "\(chosen) is not an expiration listed on \(market.date); the listed ones are \(expirations.map(\.description).joined(separator: ", ")).")
         }
-        let previous = try await options.previousMarket(market, asOf: clock)
         let rows = market.chain(expiration: chosen)
         let below = rows.last { $0.call.contract.strike <= market.spot }?.call.contract.strike
         let above = rows.first { $0.call.contract.strike > market.spot }?.call.contract.strike
@@ -42,16 +42,13 @@ struct OptionService: Sendable {
         guard let contract = try await options.contract(symbol) else { throw APIError.unknownSymbol(symbol.rawValue) }
         guard let session = await options.sessionDate(asOf: clock) else { throw APIError.marketDataUnavailable }
         let expired = session > contract.expiration
-        var quote: OptionQuote?, model: OptionMarket?, previous: OptionMarket?
-        if !expired, let market = try await options.market(contract.underlying, asOf: clock) {
-            quote = market.quote(contract)
-            model = market
-            previous = try await options.previousMarket(market, asOf: clock)
-        }
+        let inputs = expired ? nil : try await options.inputs(contract.underlying, asOf: clock)
+        let quote = inputs?.market.quote(contract)
         let history = try await self.history(contract, through: min(session, contract.expiration), asOf: clock)
         return OptionContractDetailDTO(
             contract: OptionContractDTO(contract), listed: !expired && contract.isListed(on: session), expired: expired,
-            quote: quote.map { OptionQuoteDTO($0, previous: previous?.quote(contract)) }, model: model.map(OptionModelDTO.init),
+            quote: quote.map { OptionQuoteDTO($0, previous: inputs?.previous?.quote(contract)) },
+            model: inputs.map { OptionModelDTO($0.market) },
             payoff: Self.payoff(contract, premium: quote?.ask ?? history.last.flatMap { Price(parsing: $0.value) } ?? Price(ticks: 0)),
             history: history)
     }
@@ -103,13 +100,13 @@ struct OptionService: Sendable {
         throw StoreError.portfolioChanged
     }
 
-    private func market(_ underlying: Symbol, asOf clock: PortfolioClock) async throws -> OptionMarket {
-        guard let market = try await options.market(underlying, asOf: clock) else {
+    private func inputs(_ underlying: Symbol, asOf clock: PortfolioClock) async throws -> OptionMarketData.Inputs {
+        guard let inputs = try await options.inputs(underlying, asOf: clock) else {
             if try await options.quote(underlying, asOf: clock) == nil {
                 throw APIError(.noPrice, "There is no price for \(underlying) at this date, so it has no options.")
             }
             throw APIError(.noPrice, "\(underlying) has less than a month of prices at this date: its volatility, and so its options' prices, are not known yet.")
         }
-        return market
+        return inputs
     }
 }

@@ -104,23 +104,22 @@ struct PortfolioService: Sendable {
         var request = request
         request.symbol = contract.symbol
         guard let session = await options.sessionDate(asOf: portfolio.clock),
-              let underlying = try await options.quote(contract.underlying, asOf: portfolio.clock) else {
+              let inputs = try await options.inputs(contract.underlying, asOf: portfolio.clock) else {
+            if try await options.quote(contract.underlying, asOf: portfolio.clock) != nil { throw OrderRejection.noPrice(contract.symbol) }
             if case .replay(let date) = portfolio.clock { throw OrderRejection.notListedYet(contract.underlying, on: SessionDate(date)) }
             throw OrderRejection.noPrice(contract.underlying)
         }
         guard session <= contract.expiration else { throw OrderRejection.optionExpired(contract.symbol, on: contract.expiration) }
         if request.side == .buy, !contract.isListed(on: session) { throw OrderRejection.contractNotListed(contract.symbol) }
-        guard let market = try await options.market(contract.underlying, asOf: portfolio.clock) else {
-            throw OrderRejection.noPrice(contract.symbol)
-        }
+        let market = inputs.market
         let quote = market.quote(contract)
         let perShare = request.side == .buy ? quote.ask : quote.bid
         let now = time.now()
         var open = false
         if case .live = portfolio.clock { open = await options.isMarketOpen(at: now) }
-        let pricing = FillPricing(source: .model, asOf: underlying.asOf ?? now, marketOpen: open)
+        let pricing = FillPricing(source: .model, asOf: inputs.quote.asOf ?? now, marketOpen: open)
         var priced = PricedOrder(request: request, price: OptionMarketData.unit(perShare), pricing: pricing,
-                                 trading: underlying.trading, clock: portfolio.clock)
+                                 trading: inputs.quote.trading, clock: portfolio.clock)
         priced.note = Self.optionNote(quote, market: market, side: request.side)
         return priced
     }
