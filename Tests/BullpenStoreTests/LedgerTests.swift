@@ -265,12 +265,15 @@ struct LedgerTests {
     /// for the lock held a thread while the holder waited for one, and everything stalled.
     @Test
     func concurrentWritesOnSeveralSQLiteStoresNeverStall() async throws {
-        let finished = try await Self.finishes(within: .seconds(120)) {
+        // A stall is no write finishing for a minute; the whole suite running beside this test on
+        // two cores makes each write slow, not none.
+        let finished = try await Self.finishes(stallingAfter: .seconds(60)) { progressed in
             try await withThrowingTaskGroup(of: Void.self) { stores in
                 for _ in 0..<4 {
                     stores.addTask {
                         try await TestDatabases.withStore(.sqlite) { store, _ in
                             let (user, main) = try await store.makeUser()
+                            progressed()
                             try await withThrowingTaskGroup(of: Void.self) { writes in
                                 for i in 0..<30 {
                                     writes.addTask {
@@ -282,6 +285,7 @@ struct LedgerTests {
                                             let session = try await store.createSession(for: user.id, refreshTokenHash: "hash-\(i)")
                                             try await store.revokeSession(session, reason: "test")
                                         }
+                                        progressed()
                                     }
                                 }
                                 try await writes.waitForAll()
@@ -298,9 +302,23 @@ struct LedgerTests {
         #expect(finished, "the writes stalled")
     }
 
-    /// Whether `work` finished within `limit` (a stalled `work` is left behind, not awaited).
-    static func finishes(within limit: Duration, _ work: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    /// The stall watch tells a stall from slow progress.
+    @Test
+    func theStallWatchTellsAStallFromSlowProgress() async throws {
+        let slow = try await Self.finishes(stallingAfter: .seconds(2)) { progressed in
+            for _ in 0..<4 { try await Task.sleep(for: .milliseconds(800)); progressed() }
+        }
+        #expect(slow)
+        let stuck = try await Self.finishes(stallingAfter: .seconds(2)) { _ in try await Task.sleep(for: .seconds(5)) }
+        #expect(!stuck)
+    }
+
+    /// Whether `work` finishes without going `quiet` long without calling `progressed` (a
+    /// stalled `work` is left behind, not awaited).
+    static func finishes(stallingAfter quiet: Duration,
+                         _ work: @escaping @Sendable (_ progressed: @escaping @Sendable () -> Void) async throws -> Void) async throws -> Bool {
         let outcome = Mutex<Result<Bool, any Error>?>(nil)
+        let lastProgress = Mutex(ContinuousClock.now)
         let settle: @Sendable (Result<Bool, any Error>, CheckedContinuation<Bool, any Error>) -> Void = { result, answer in
             let first = outcome.withLock { slot -> Bool in
                 guard slot == nil else { return false }
@@ -309,13 +327,23 @@ struct LedgerTests {
             }
             if first { answer.resume(with: result) }
         }
+        let progressed: @Sendable () -> Void = { lastProgress.withLock { $0 = .now } }
+        let stalled: @Sendable () -> Bool = { ContinuousClock.now - lastProgress.withLock { $0 } > quiet }
+        let pending: @Sendable () -> Bool = { outcome.withLock { $0 == nil } }
         return try await withCheckedThrowingContinuation { answer in
             Task {
-                do { try await work(); settle(.success(true), answer) } catch { settle(.failure(error), answer) }
+                do {
+                    try await work(progressed)
+                    settle(.success(true), answer)
+                } catch {
+                    settle(.failure(error), answer)
+                }
             }
             Task {
-                try? await Task.sleep(for: limit)
-                settle(.success(false), answer)
+                while pending() {
+                    try? await Task.sleep(for: .seconds(1))
+                    if stalled() { settle(.success(false), answer) }
+                }
             }
         }
     }
