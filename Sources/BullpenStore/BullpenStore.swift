@@ -52,6 +52,8 @@ public final class BullpenStore: Sendable {
     let revocations: RevocationListener?
     /// The event loop whose connection the writes use.
     private let writerLoop: any EventLoop
+    /// SQLite: the threads this store's connections block on (its own; nil on PostgreSQL).
+    private let blockingThreads: NIOThreadPool?
     private let otherWriters: Atomic<Bool>
     /// The ledger's batch writer (a connection of its own), opened at the first batch; `closed`
     /// once the store shut down.
@@ -93,7 +95,18 @@ public final class BullpenStore: Sendable {
             revocations = try RevocationListener(url: url, sessions: sessions, logger: logger)
         }
         writerLoop = MultiThreadedEventLoopGroup.singleton.next()
-        databases = Databases(threadPool: .singleton, on: MultiThreadedEventLoopGroup.singleton)
+        // A SQLite connection blocks a thread for each statement (and for each wait for the
+        // file's write lock): each store has threads of its own, so that one store's queue of
+        // statements never holds up another's (a process with many stores, as the tests have,
+        // waited over a minute for its migrations behind the others on the shared pool).
+        if backend.isSQLite {
+            let threads = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+            threads.start()
+            blockingThreads = threads
+        } else {
+            blockingThreads = nil
+        }
+        databases = Databases(threadPool: blockingThreads ?? .singleton, on: MultiThreadedEventLoopGroup.singleton)
         switch backend {
         case .sqlite(let path):
             databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
@@ -201,6 +214,7 @@ public final class BullpenStore: Sendable {
         await writer?.close()
         await revocations?.stop()
         await databases.shutdownAsync()
+        try? await blockingThreads?.shutdownGracefully()
     }
 
     /// The ledger's batch writer: ``SQLiteBatchWriter`` or ``PostgresBatchWriter``.

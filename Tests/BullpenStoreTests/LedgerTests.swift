@@ -265,13 +265,15 @@ struct LedgerTests {
     /// for the lock held a thread while the holder waited for one, and everything stalled.
     @Test
     func concurrentWritesOnSeveralSQLiteStoresNeverStall() async throws {
-        // A stall is no write finishing for a minute; the whole suite running beside this test on
-        // two cores makes each write slow, not none.
-        let finished = try await Self.finishes(stallingAfter: .seconds(60)) { progressed in
+        // A stall is no step finishing for three minutes: a stall never ends, while the whole
+        // suite running beside this test on two cores makes its steps slow (its stores took up to
+        // 90 s to open and migrate), not none.
+        let finished = try await Self.finishes(stallingAfter: .seconds(180)) { progressed in
             try await withThrowingTaskGroup(of: Void.self) { stores in
                 for _ in 0..<4 {
                     stores.addTask {
                         try await TestDatabases.withStore(.sqlite) { store, _ in
+                            progressed()
                             let (user, main) = try await store.makeUser()
                             progressed()
                             try await withThrowingTaskGroup(of: Void.self) { writes in
@@ -305,11 +307,13 @@ struct LedgerTests {
     /// The stall watch tells a stall from slow progress.
     @Test
     func theStallWatchTellsAStallFromSlowProgress() async throws {
-        let slow = try await Self.finishes(stallingAfter: .seconds(2)) { progressed in
-            for _ in 0..<4 { try await Task.sleep(for: .milliseconds(800)); progressed() }
+        // Steps a tenth of a second apart (slower when the suite loads the machine) are progress...
+        let slow = try await Self.finishes(stallingAfter: .seconds(10)) { progressed in
+            for _ in 0..<10 { try await Task.sleep(for: .milliseconds(100)); progressed() }
         }
         #expect(slow)
-        let stuck = try await Self.finishes(stallingAfter: .seconds(2)) { _ in try await Task.sleep(for: .seconds(5)) }
+        // ... a minute without a step is a stall, told after the quiet time (the work is left behind).
+        let stuck = try await Self.finishes(stallingAfter: .seconds(2)) { _ in try await Task.sleep(for: .seconds(60)) }
         #expect(!stuck)
     }
 
