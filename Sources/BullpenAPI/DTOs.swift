@@ -72,7 +72,7 @@ public struct AuthResponse: Codable, Sendable, Hashable {
 
 /// `POST /api/v1/portfolios`.
 public struct CreatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash, replay }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash, replay, optionWriting }
 
     /// Left out: `Profile N` for a replay; required for a live portfolio.
     public var name: String?
@@ -80,8 +80,11 @@ public struct CreatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
     public var startingCash: String?
     /// A replay portfolio: it starts in the past and moves through time when told.
     public var replay: ReplayRequest?
-    public init(name: String?, startingCash: String? = nil, replay: ReplayRequest? = nil) {
-        self.name = name; self.startingCash = startingCash; self.replay = replay
+    /// Whether option contracts may be written (sold to open): covered calls and cash-secured
+    /// puts. False when left out.
+    public var optionWriting: Bool?
+    public init(name: String?, startingCash: String? = nil, replay: ReplayRequest? = nil, optionWriting: Bool? = nil) {
+        self.name = name; self.startingCash = startingCash; self.replay = replay; self.optionWriting = optionWriting
     }
 }
 
@@ -293,6 +296,8 @@ public struct RulesDTO: Codable, Sendable, Hashable {
     /// Orders are taken from `tradingOpens` until `tradingCloses` (a league's dates).
     public var tradingOpens: Date?
     public var tradingCloses: Date?
+    /// Whether option contracts may be written (covered calls, cash-secured puts).
+    public var optionWriting: Bool?
     public init(maxDistinctHoldings: Int?, commissionPerOrder: String, commissionBasisPoints: Int64,
                 allowedInstruments: [String], maxOrderQuantity: Int64) {
         self.maxDistinctHoldings = maxDistinctHoldings; self.commissionPerOrder = commissionPerOrder

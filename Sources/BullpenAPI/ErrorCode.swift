@@ -79,6 +79,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case outOfTheMoney = "out_of_the_money"
     case invalidExpiration = "invalid_expiration"
     case contractNotListed = "contract_not_listed"
+    case optionWritingNotAllowed = "option_writing_not_allowed"
+    case optionNotCovered = "option_not_covered"
+    case sharesCommitted = "shares_committed"
     // 429: slow down.
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
@@ -108,7 +111,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
         case .invalidUsername, .weakPassword, .invalidName, .invalidStartingCash, .noPrice, .notTrading,
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
-             .outOfTheMoney, .invalidExpiration, .contractNotListed: 422
+             .outOfTheMoney, .invalidExpiration, .contractNotListed, .optionWritingNotAllowed, .optionNotCovered,
+             .sharesCommitted: 422
         case .tooManyAttempts, .rateLimited: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable: 503

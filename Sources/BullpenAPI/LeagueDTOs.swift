@@ -67,7 +67,7 @@ public struct LeagueClockRequest: Codable, Sendable, Hashable, RequestBody {
 public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case commissionPerTrade, commissionPercent, maxPositionPercent, minimumPrice, maxHoldings, marketHoursOnly,
-             lateJoin, holdingsVisible, allowOptions
+             lateJoin, holdingsVisible, allowOptions, allowOptionWriting
     }
     /// A flat fee per trade, `"4.95"`.
     public var commissionPerTrade: String?
@@ -86,6 +86,8 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public var holdingsVisible: Bool?
     /// Whether members may trade option contracts (default false: stocks only).
     public var allowOptions: Bool?
+    /// Whether members may write (sell to open) covered calls and cash-secured puts (default false).
+    public var allowOptionWriting: Bool?
     public init(commissionPerTrade: String? = nil, commissionPercent: String? = nil, maxPositionPercent: String? = nil,
                 minimumPrice: String? = nil, maxHoldings: Int? = nil, marketHoursOnly: Bool? = nil, lateJoin: Bool? = nil,
                 holdingsVisible: Bool? = nil) {
@@ -105,6 +107,7 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
         lateJoin = try c.decodeIfPresent(Bool.self, forKey: .lateJoin)
         holdingsVisible = try c.decodeIfPresent(Bool.self, forKey: .holdingsVisible)
         allowOptions = try c.decodeIfPresent(Bool.self, forKey: .allowOptions)
+        allowOptionWriting = try c.decodeIfPresent(Bool.self, forKey: .allowOptionWriting)
     }
 }
 
@@ -218,6 +221,8 @@ public struct LeagueRulesDTO: Codable, Sendable, Hashable {
     public var holdingsVisible: Bool
     /// Whether members may trade option contracts.
     public var allowOptions: Bool = false
+    /// Whether members may write covered calls and cash-secured puts.
+    public var allowOptionWriting: Bool = false
     public init(commissionPerTrade: String, commissionPercent: String, maxPositionPercent: String?, minimumPrice: String?,
                 maxHoldings: Int?, marketHoursOnly: Bool, lateJoin: Bool, holdingsVisible: Bool) {
         self.commissionPerTrade = commissionPerTrade; self.commissionPercent = commissionPercent

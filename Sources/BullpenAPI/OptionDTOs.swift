@@ -152,11 +152,27 @@ public struct ExerciseRequest: Codable, Sendable, Hashable, RequestBody {
     public init(contracts: Int64) { self.contracts = contracts }
 }
 
+/// `POST /api/v1/portfolios/{id}/options/{contract}/exercise/preview`: what exercising would do
+/// now, or why it cannot.
+public struct ExercisePreviewDTO: Codable, Sendable, Hashable {
+    /// The exercise as it would happen; nil when a problem stops it.
+    public var settlement: OptionSettlementDTO?
+    public var cashBefore: String
+    public var cashAfter: String
+    /// Contracts held now.
+    public var held: Int64
+    public var problems: [ProblemDTO]
+    public init(settlement: OptionSettlementDTO?, cashBefore: String, cashAfter: String, held: Int64, problems: [ProblemDTO]) {
+        self.settlement = settlement; self.cashBefore = cashBefore; self.cashAfter = cashAfter; self.held = held
+        self.problems = problems
+    }
+}
+
 /// An exercise or an expiry, as it changed the portfolio.
 public struct OptionSettlementDTO: Codable, Sendable, Hashable {
     public var contract: OptionContractDTO
     public var contracts: Int64
-    /// `exercised`, `cash_settled` or `expired_worthless`.
+    /// `exercised`, `assigned`, `cash_settled` or `expired_worthless`.
     public var outcome: String
     public var automatic: Bool
     /// The underlying's price used.

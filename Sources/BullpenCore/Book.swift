@@ -17,17 +17,22 @@ public struct Book: Sendable, Hashable {
     public func quantity(of symbol: Symbol) -> Int64 { positions[symbol]?.quantity ?? 0 }
 
     /// Applies a fill: cash moves by `fill.cashDelta`, the position by `fill.quantityDelta`.
-    /// Returns the cost basis removed by a sell (zero for a buy).
+    /// A buy of a written contract buys it back, a sell of one not held writes it (see
+    /// ``Position``). Returns the cost basis a sell or a buy back removed (zero when opening).
     @discardableResult
     public mutating func apply(_ fill: Fill) -> Money {
         cash += fill.cashDelta
         var position = positions[fill.symbol] ?? Position(symbol: fill.symbol)
         var removedBasis = Money.zero
         switch fill.side {
+        case .buy where position.quantity < 0:
+            removedBasis = position.cover(quantity: fill.quantity)
         case .buy:
             position.add(quantity: fill.quantity, cost: fill.notional + fill.commission)
-        case .sell:
+        case .sell where position.quantity > 0:
             removedBasis = position.remove(quantity: fill.quantity)
+        case .sell:
+            position.add(quantity: -fill.quantity, cost: fill.commission - fill.notional)
         }
         positions[fill.symbol] = position.quantity == 0 ? nil : position
         return removedBasis
@@ -53,7 +58,7 @@ public struct Book: Sendable, Hashable {
             }
         case .commission:
             cash += entry.cashDelta
-        case .exercise, .expiry:
+        case .exercise, .expiry, .assignment:
             settle(entry.symbol, quantityDelta: entry.quantityDelta, cashDelta: entry.cashDelta, carriedBasis: entry.carriedBasis)
         }
     }
@@ -64,11 +69,40 @@ public struct Book: Sendable, Hashable {
         cash += cashDelta
         guard let symbol, quantityDelta != 0 else { return }
         var position = positions[symbol] ?? Position(symbol: symbol)
-        if quantityDelta > 0 {
+        if quantityDelta > 0, position.quantity < 0 {
+            _ = position.cover(quantity: quantityDelta)
+        } else if quantityDelta > 0 {
             position.add(quantity: quantityDelta, cost: -cashDelta + carriedBasis)
         } else {
             _ = position.remove(quantity: -quantityDelta)
         }
         positions[symbol] = position.quantity == 0 ? nil : position
     }
+
+    // MARK: Written contracts
+
+    /// The cash written puts hold back: the strike of 100 shares for each, which buying the shares
+    /// on assignment would need. Buys and exercises may spend only the cash beyond it.
+    public var reservedCash: Money {
+        positions.values.reduce(.zero) { total, position in
+            guard position.quantity < 0, let contract = position.symbol.option, contract.type == .put else { return total }
+            return total + contract.strike.notional(quantity: -position.quantity * OptionContract.multiplier)
+        }
+    }
+
+    /// Cash that buys and exercises may spend: the cash less what written puts hold back.
+    public var freeCash: Money { cash - reservedCash }
+
+    /// Shares of `underlying` that written calls hold back (100 for each): they cannot be sold or
+    /// delivered elsewhere while the calls are open.
+    public func committedShares(of underlying: Symbol) -> Int64 {
+        positions.values.reduce(0) { total, position in
+            guard position.quantity < 0, let contract = position.symbol.option, contract.type == .call,
+                  contract.underlying == underlying else { return total }
+            return total - position.quantity * OptionContract.multiplier
+        }
+    }
+
+    /// Shares of `symbol` that can be sold or delivered: those held less those written calls hold back.
+    public func freeShares(of symbol: Symbol) -> Int64 { quantity(of: symbol) - committedShares(of: symbol) }
 }

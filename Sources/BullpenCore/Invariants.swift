@@ -54,7 +54,7 @@ public enum Invariants {
         let held = Dictionary(snapshot.positions.map { ($0.symbol, $0.quantity) }, uniquingKeysWith: +)
         for symbol in Set(filledQuantity.keys).union(held.keys).union(journalQuantity.keys) {
             let position = held[symbol] ?? 0
-            if position < 0 { fail("\(symbol): negative position \(position)") }
+            if position < 0, !symbol.isOption { fail("\(symbol): negative position \(position)") }
             if position != (filledQuantity[symbol] ?? 0) {
                 fail("\(symbol): position \(position) != sum of fills and settlements \(filledQuantity[symbol] ?? 0)")
             }
@@ -69,6 +69,15 @@ public enum Invariants {
         if replayed != stored {
             fail("replaying the journal gives cash \(replayed.cash) and \(replayed.positions.values.sorted { $0.symbol < $1.symbol }), stored state differs")
         }
+
+        // Written contracts are covered: calls by shares, puts by cash.
+        for underlying in Set(stored.positions.keys.compactMap { $0.option?.underlying }) {
+            let committed = stored.committedShares(of: underlying)
+            if committed > stored.quantity(of: underlying) {
+                fail("\(underlying): written calls need \(committed) shares, \(stored.quantity(of: underlying)) held")
+            }
+        }
+        if stored.reservedCash > stored.cash { fail("written puts hold back \(stored.reservedCash), cash is \(stored.cash)") }
 
         let journalRealized = snapshot.journal.reduce(Money.zero) { $0 + $1.realizedPnL }
         if let stored = snapshot.realizedPnL, stored != journalRealized {

@@ -13,6 +13,9 @@ public struct JournalEntry: Sendable, Hashable {
         case exercise
         /// An option contract's expiry: worthless, or settled in cash for its intrinsic value.
         case expiry
+        /// A leg of a written contract's assignment at expiry: the contracts closed, or the shares
+        /// delivered (a call) or bought (a put) at the strike.
+        case assignment
     }
 
     public var id: JournalEntryID
@@ -64,7 +67,7 @@ public struct JournalEntry: Sendable, Hashable {
 
     /// Whether this entry is a settlement's leg (an exercise or an expiry), which changes a
     /// position without a fill.
-    public var isSettlement: Bool { kind == .exercise || kind == .expiry }
+    public var isSettlement: Bool { kind == .exercise || kind == .expiry || kind == .assignment }
 
     /// The fill a trade entry records, its cash move commission included. A trade entry's own
     /// `cashDelta` is the notional alone: the commission is cash moved by the entry that follows it.

@@ -30,6 +30,9 @@ public struct Money: Hashable, Comparable, Sendable, Codable, CustomStringConver
 
     public var description: String { decimalString }
 
+    /// For sentences: `$1,234.50`, `-$7,000.00`.
+    public var dollars: String { FixedPoint.dollars(decimalString) }
+
     public var isNegative: Bool { cents < 0 }
 
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.cents < rhs.cents }
@@ -58,6 +61,16 @@ public struct Percent: Hashable, Sendable, Comparable {
 
 /// Integer fixed-point helpers shared by ``Money``, ``Price``, ``Percent`` and the data parsers.
 public enum FixedPoint {
+    /// A decimal amount as a sentence shows it: `-1234.5` → `-$1,234.5`.
+    public static func dollars(_ decimal: String) -> String {
+        let negative = decimal.hasPrefix("-")
+        let digits = negative ? decimal.dropFirst() : Substring(decimal)
+        var whole = Array(digits.prefix { $0 != "." })
+        var index = whole.count - 3
+        while index > 0 { whole.insert(",", at: index); index -= 3 }
+        return (negative ? "-$" : "$") + String(whole) + digits.drop { $0 != "." }
+    }
+
     /// Parses `[-]digits[.digits]` with at most `scale` fractional digits into integer units.
     /// Nil for anything else, including amounts whose units do not fit in `Int64`.
     static func parse(_ text: String, scale: Int) -> Int64? {

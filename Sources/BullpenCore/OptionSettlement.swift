@@ -13,10 +13,16 @@ import Foundation
 /// - At the close of its expiration day, a contract in the money is exercised automatically when
 ///   the book has the cash (calls) or the shares (puts) for all of it; otherwise it is settled in
 ///   cash for its intrinsic value. A contract out of the money (or at it) expires worthless.
-/// - No commission is charged on exercises and expiries.
+/// - A written contract (when the rules allow writing) is assigned at the close of its expiration
+///   day when it is in the money: a call delivers its 100 shares a contract at the strike, a put
+///   buys them at the strike with the cash it held back; the premium received comes into the
+///   proceeds (a call) or off the shares' cost (a put). Out of the money, it expires worthless and
+///   the premium is kept. No early assignment happens here.
+/// - No commission is charged on exercises, assignments and expiries.
 public struct OptionSettlement: Sendable, Hashable {
     public enum Outcome: String, Sendable, Hashable, Codable {
         case exercised
+        case assigned
         case cashSettled = "cash_settled"
         case expiredWorthless = "expired_worthless"
     }
@@ -69,11 +75,19 @@ public struct OptionSettlement: Sendable, Hashable {
         switch contract.type {
         case .call:
             guard strikeNotional <= book.cash else { throw .insufficientFunds(required: strikeNotional, available: book.cash) }
+            let reserved = book.reservedCash
+            guard strikeNotional <= book.cash - reserved else {
+                throw .cashReserved(required: strikeNotional, free: book.cash - reserved, reserved: reserved)
+            }
             legs.append(Leg(kind: .exercise, symbol: contract.underlying, side: .buy, quantity: shares, price: contract.strike,
                             cashDelta: -strikeNotional, realizedPnL: .zero, carriedBasis: premium))
         case .put:
             let owned = book.quantity(of: contract.underlying)
             guard shares <= owned else { throw .insufficientShares(requested: shares, held: owned) }
+            let committed = book.committedShares(of: contract.underlying)
+            guard shares <= owned - committed else {
+                throw .sharesCommitted(contract.underlying, requested: shares, free: owned - committed, committed: committed)
+            }
             var stock = book.positions[contract.underlying] ?? Position(symbol: contract.underlying)
             let basis = stock.remove(quantity: shares)
             legs.append(Leg(kind: .exercise, symbol: contract.underlying, side: .sell, quantity: shares, price: contract.strike,
@@ -95,6 +109,12 @@ public struct OptionSettlement: Sendable, Hashable {
         var settlements: [OptionSettlement] = []
         for contract in expiring {
             let contracts = book.quantity(of: contract.symbol)
+            if contracts < 0 {
+                let settlement = assignment(contract, written: -contracts, on: book, spot: spot(contract))
+                settlements.append(settlement)
+                book = settlement.applied(to: book)
+                continue
+            }
             guard contracts > 0 else { continue }
             let price = spot(contract)
             let intrinsic = price.map(contract.intrinsic(at:)) ?? Price(ticks: 0)
@@ -117,6 +137,45 @@ public struct OptionSettlement: Sendable, Hashable {
             book = settlement.applied(to: book)
         }
         return (settlements, book)
+    }
+
+    /// What expiry does to `written` contracts of `contract` sold to open: assigned in the money
+    /// (the shares delivered or bought at the strike), else closed worthless, the premium kept.
+    /// Should the shares or the cash not be there (the rules keep them), it is settled in cash
+    /// for its intrinsic value instead.
+    static func assignment(_ contract: OptionContract, written: Int64, on book: Book, spot: Price?) -> OptionSettlement {
+        let symbol = contract.symbol
+        let credit = -(book.positions[symbol]?.costBasis ?? .zero)
+        let intrinsic = spot.map(contract.intrinsic(at:)) ?? Price(ticks: 0)
+        let shares = written * OptionContract.multiplier
+        let strikeNotional = contract.strike.notional(quantity: shares)
+        func settled(_ outcome: Outcome, _ legs: [Leg]) -> OptionSettlement {
+            OptionSettlement(contract: contract, contracts: written, outcome: outcome, automatic: true,
+                             spot: spot ?? Price(ticks: 0), date: contract.expiration, legs: legs)
+        }
+        guard intrinsic.ticks > 0 else {
+            return settled(.expiredWorthless, [Leg(kind: .expiry, symbol: symbol, side: .buy, quantity: written, price: Price(ticks: 0),
+                                                   cashDelta: .zero, realizedPnL: credit, carriedBasis: .zero)])
+        }
+        let close = Leg(kind: .assignment, symbol: symbol, side: .buy, quantity: written, price: Price(ticks: 0),
+                        cashDelta: .zero, realizedPnL: .zero, carriedBasis: credit)
+        switch contract.type {
+        case .call where book.quantity(of: contract.underlying) >= shares:
+            var stock = book.positions[contract.underlying] ?? Position(symbol: contract.underlying)
+            let basis = stock.remove(quantity: shares)
+            return settled(.assigned, [close, Leg(kind: .assignment, symbol: contract.underlying, side: .sell, quantity: shares,
+                                                  price: contract.strike, cashDelta: strikeNotional,
+                                                  realizedPnL: strikeNotional - basis + credit, carriedBasis: credit)])
+        case .put where book.cash >= strikeNotional:
+            return settled(.assigned, [close, Leg(kind: .assignment, symbol: contract.underlying, side: .buy, quantity: shares,
+                                                  price: contract.strike, cashDelta: -strikeNotional, realizedPnL: .zero,
+                                                  carriedBasis: -credit)])
+        default:
+            let unit = Price(ticks: intrinsic.ticks * OptionContract.multiplier)
+            let cost = unit.notional(quantity: written)
+            return settled(.cashSettled, [Leg(kind: .assignment, symbol: symbol, side: .buy, quantity: written, price: unit,
+                                              cashDelta: -cost, realizedPnL: credit - cost, carriedBasis: .zero)])
+        }
     }
 
     /// `book` with the legs applied, as its journal entries would apply them.

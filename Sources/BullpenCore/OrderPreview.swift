@@ -34,7 +34,7 @@ extension TradingEngine {
         return OrderPreview(
             request: request, price: price, notional: notional, commission: commission, total: total,
             cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
-            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.cash, price: price, rules: rules) : 0) : held,
+            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules) : 0) : held,
             held: held, problems: problems(request, on: book, at: price, rules: rules, context: context))
     }
 
@@ -58,11 +58,22 @@ extension TradingEngine {
         let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
         let notional = price.notional(quantity: quantity)
         let commission = rules.commission.amount(on: notional)
+        let held = book.quantity(of: request.symbol)
+        let contract = request.symbol.option
         switch request.side {
         case .buy:
             if !trading { found.append(.notTrading(request.symbol)) }
+            if held < 0, request.quantity > -held {
+                found.append(.buyBackExceedsWritten(requested: request.quantity, written: -held))
+            }
+            if contract != nil, held >= 0, !context.listed { found.append(.contractNotListed(request.symbol)) }
             let required = notional + commission
-            if required > book.cash { found.append(.insufficientFunds(required: required, available: book.cash)) }
+            let reserved = book.reservedCash
+            if required > book.cash {
+                found.append(.insufficientFunds(required: required, available: book.cash))
+            } else if required > book.cash - reserved {
+                found.append(.cashReserved(required: required, free: book.cash - reserved, reserved: reserved))
+            }
             if let limit = rules.maxDistinctHoldings, book.positions[request.symbol] == nil,
                book.positions.count >= limit {
                 found.append(.tooManyHoldings(limit: limit))
@@ -84,12 +95,40 @@ extension TradingEngine {
                 }
             }
         case .sell:
-            let held = book.quantity(of: request.symbol)
-            if request.quantity > held { found.append(.insufficientShares(requested: request.quantity, held: held)) }
+            if let contract, held <= 0 {
+                found += writingProblems(contract, quantity: quantity, on: book, rules: rules, context: context)
+            } else if contract != nil {
+                if request.quantity > held { found.append(.insufficientContracts(requested: request.quantity, held: held)) }
+            } else if request.quantity > held {
+                found.append(.insufficientShares(requested: request.quantity, held: held))
+            } else if request.quantity > book.freeShares(of: request.symbol) {
+                let committed = book.committedShares(of: request.symbol)
+                found.append(.sharesCommitted(request.symbol, requested: request.quantity, free: held - committed, committed: committed))
+            }
             // A sell whose commission exceeds its proceeds still may not overdraw cash.
             if book.cash + notional - commission < .zero {
                 found.append(.insufficientFunds(required: commission, available: book.cash + notional))
             }
+        }
+        return found
+    }
+
+    /// What writing `quantity` more of `contract` breaks: the rules must allow it, the contract be
+    /// listed, and each contract covered (a call by 100 free shares) or secured (a put by the
+    /// free cash to buy 100 shares at the strike; the premium it brings is not counted).
+    static func writingProblems(_ contract: OptionContract, quantity: Int64, on book: Book, rules: PortfolioRules,
+                                context: OrderContext) -> [OrderRejection] {
+        guard rules.optionWriting else { return [.writingNotAllowed(contract.symbol)] }
+        var found: [OrderRejection] = []
+        if !context.listed { found.append(.contractNotListed(contract.symbol)) }
+        let shares = quantity * OptionContract.multiplier
+        switch contract.type {
+        case .call:
+            let free = book.freeShares(of: contract.underlying)
+            if shares > free { found.append(.uncoveredCall(contract.symbol, sharesNeeded: shares, sharesFree: max(0, free))) }
+        case .put:
+            let needed = contract.strike.notional(quantity: shares)
+            if needed > book.freeCash { found.append(.unsecuredPut(contract.symbol, cashNeeded: needed, cashFree: book.freeCash)) }
         }
         return found
     }

@@ -30,6 +30,18 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case contractNotListed(Symbol)
     /// Exercising a contract that is not in the money.
     case outOfTheMoney(Symbol, spot: Price)
+    /// Selling a contract not held when the rules do not allow writing contracts.
+    case writingNotAllowed(Symbol)
+    /// Writing a call without 100 free shares of the underlying for each contract.
+    case uncoveredCall(Symbol, sharesNeeded: Int64, sharesFree: Int64)
+    /// Writing a put without the free cash to buy 100 shares for each contract at the strike.
+    case unsecuredPut(Symbol, cashNeeded: Money, cashFree: Money)
+    /// Buying back more contracts than were written (close them first, then buy to hold).
+    case buyBackExceedsWritten(requested: Int64, written: Int64)
+    /// Spending cash that written puts hold back.
+    case cashReserved(required: Money, free: Money, reserved: Money)
+    /// Selling or delivering shares that written calls hold back.
+    case sharesCommitted(Symbol, requested: Int64, free: Int64, committed: Int64)
 
     /// The stable code clients switch on.
     public var code: String {
@@ -53,6 +65,11 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .optionExpired: "option_expired"
         case .outOfTheMoney: "out_of_the_money"
         case .contractNotListed: "contract_not_listed"
+        case .writingNotAllowed: "option_writing_not_allowed"
+        case .uncoveredCall, .unsecuredPut: "option_not_covered"
+        case .buyBackExceedsWritten: "insufficient_contracts"
+        case .cashReserved: "insufficient_funds"
+        case .sharesCommitted: "shares_committed"
         }
     }
 
@@ -97,6 +114,18 @@ public enum OrderRejection: Error, Sendable, Hashable {
             "\(symbol.option?.title ?? symbol.rawValue) is not listed: buy a contract from the chain (its expirations and strikes), GET /api/v1/options/{symbol}/chain."
         case .outOfTheMoney(let symbol, let spot):
             "\(symbol.option?.title ?? symbol.rawValue) is not in the money with the stock at $\(spot.decimalString): exercising it would \(symbol.option?.type == .put ? "sell shares for less" : "pay more for shares") than the market. Sell the contract instead, or let it expire."
+        case .writingNotAllowed(let symbol):
+            "You hold no \(symbol.option?.title ?? symbol.rawValue) contracts to sell, and this portfolio's rules do not allow writing (selling to open) contracts."
+        case .uncoveredCall(let symbol, let needed, let free):
+            "Writing \(symbol.option?.title ?? symbol.rawValue) needs \(needed) shares of \(symbol.option?.underlying.rawValue ?? "the stock") to cover it (100 a contract); you have \(free) not already covering written calls. Only covered calls can be written here."
+        case .unsecuredPut(let symbol, let needed, let free):
+            "Writing \(symbol.option?.title ?? symbol.rawValue) needs \(needed.dollars) of cash set aside to buy the shares at the strike if it is assigned; \(free.dollars) is free. Only cash-secured puts can be written here."
+        case .buyBackExceedsWritten(let requested, let written):
+            "You wrote \(written) contract\(written == 1 ? "" : "s"): buy back at most that many (\(requested) asked); to hold contracts, buy again once they are closed."
+        case .cashReserved(let required, let free, let reserved):
+            "This needs \(required.dollars) but only \(free.dollars) of the cash is free: \(reserved.dollars) secures the puts you wrote."
+        case .sharesCommitted(let symbol, let requested, let free, let committed):
+            "You asked for \(requested) shares of \(symbol) but only \(free) are free: \(committed) cover the calls you wrote. Buy the calls back first."
         }
     }
 }

@@ -22,12 +22,15 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     public var tradingOpens: Date?
     /// ... and from this moment on (a league that is over).
     public var tradingCloses: Date?
+    /// Option contracts may be sold to open (written): calls covered by 100 shares each of the
+    /// underlying, puts secured by the cash to buy 100 shares each at the strike. Off by default.
+    public var optionWriting: Bool
 
     public init(maxDistinctHoldings: Int? = nil, commission: Commission = .free,
                 allowedInstruments: Set<InstrumentKind> = [.stock, .option],
                 maxOrderQuantity: Int64 = 1_000_000, maxPositionBasisPoints: Int64? = nil,
                 minimumPrice: Money? = nil, marketHoursOnly: Bool = false,
-                tradingOpens: Date? = nil, tradingCloses: Date? = nil) {
+                tradingOpens: Date? = nil, tradingCloses: Date? = nil, optionWriting: Bool = false) {
         self.maxDistinctHoldings = maxDistinctHoldings
         self.commission = commission
         self.allowedInstruments = allowedInstruments
@@ -37,13 +40,14 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
         self.marketHoursOnly = marketHoursOnly
         self.tradingOpens = tradingOpens
         self.tradingCloses = tradingCloses
+        self.optionWriting = optionWriting
     }
 
     public static let `default` = PortfolioRules()
 
     private enum CodingKeys: String, CodingKey {
         case maxDistinctHoldings, commission, allowedInstruments, maxOrderQuantity, maxPositionBasisPoints,
-             minimumPrice, marketHoursOnly, tradingOpens, tradingCloses
+             minimumPrice, marketHoursOnly, tradingOpens, tradingCloses, optionWriting
     }
 
     // Rules stored before a field existed read as that field's default.
@@ -57,7 +61,8 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
                   minimumPrice: try c.decodeIfPresent(Money.self, forKey: .minimumPrice),
                   marketHoursOnly: try c.decodeIfPresent(Bool.self, forKey: .marketHoursOnly) ?? false,
                   tradingOpens: try c.decodeIfPresent(Date.self, forKey: .tradingOpens),
-                  tradingCloses: try c.decodeIfPresent(Date.self, forKey: .tradingCloses))
+                  tradingCloses: try c.decodeIfPresent(Date.self, forKey: .tradingCloses),
+                  optionWriting: try c.decodeIfPresent(Bool.self, forKey: .optionWriting) ?? false)
     }
 }
 
@@ -90,8 +95,13 @@ public struct OrderContext: Sendable, Hashable {
     /// Nil when it does not matter (a replay, or a rule that does not ask).
     public var marketOpen: Bool?
     public var marks: [Symbol: Price]
+    /// For an option contract: whether the chain lists it at the portfolio's date (only a listed
+    /// contract can be opened, bought or written; a held one can always be closed).
+    public var listed: Bool
 
-    public init(trading: Bool = true, now: Date? = nil, marketOpen: Bool? = nil, marks: [Symbol: Price] = [:]) {
+    public init(trading: Bool = true, now: Date? = nil, marketOpen: Bool? = nil, marks: [Symbol: Price] = [:],
+                listed: Bool = true) {
+        self.listed = listed
         self.trading = trading
         self.now = now
         self.marketOpen = marketOpen

@@ -1,5 +1,9 @@
 /// A holding of one symbol: how many shares and what they cost in total.
 ///
+/// A written option contract (sold to open) is a negative quantity whose basis is negative too:
+/// the premium received, less commission. Its value is negative (what buying it back would cost),
+/// so that value less basis is still the profit.
+///
 /// The cost basis is kept as a total in cents, not as an average price, so that no cent is lost
 /// to rounding: selling part of a position removes a proportional share of the basis (rounded to
 /// the cent), and selling the rest removes exactly what is left.
@@ -34,6 +38,21 @@ public struct Position: Sendable, Hashable {
             removed = Money(cents: FixedPoint.divideRounded(costBasis.cents * sold, by: quantity))
         }
         quantity -= sold
+        costBasis -= removed
+        return removed
+    }
+
+    /// Buys back `bought` units of a written (negative) position; returns the basis they carried
+    /// (negative: the premium received for them).
+    public mutating func cover(quantity bought: Int64) -> Money {
+        precondition(bought > 0 && bought <= -quantity, "cannot cover \(bought) of \(quantity)")
+        let removed: Money
+        if bought == -quantity {
+            removed = costBasis
+        } else {
+            removed = Money(cents: FixedPoint.divideRounded(costBasis.cents * bought, by: -quantity))
+        }
+        quantity += bought
         costBasis -= removed
         return removed
     }

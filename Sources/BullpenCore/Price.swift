@@ -20,6 +20,9 @@ public struct Price: Hashable, Comparable, Sendable, CustomStringConvertible {
     public init(cents: Int64) { self.ticks = cents * Price.ticksPerCent }
 
     /// `"187.4321"`; trailing zeros beyond the cents are trimmed (`"12.50"`, not `"12.5000"`).
+    /// For sentences: `$1,234.50`.
+    public var dollars: String { FixedPoint.dollars(decimalString) }
+
     public var decimalString: String {
         var text = FixedPoint.format(ticks, scale: Price.scale)
         while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3 {

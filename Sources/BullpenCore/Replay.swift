@@ -227,7 +227,8 @@ public enum ReplayAdvance {
             let valueAfter = end?.notional(quantity: position.quantity) ?? position.costBasis
             return HoldingChange(symbol: position.symbol, quantity: position.quantity, priceBefore: start,
                                  priceAfter: end, valueChange: valueAfter - valueBefore,
-                                 changePercent: (valueAfter - valueBefore).percent(of: valueBefore))
+                                 // A written contract is worth less than nothing: its gain is a share of that.
+                                 changePercent: (valueAfter - valueBefore).percent(of: Money(cents: abs(valueBefore.cents))))
         }
     }
 

@@ -22,17 +22,21 @@ public enum TradingEngine {
         let commission = rules.commission.amount(on: notional)
         var book = book
         let fill: Fill
+        var probe = book.positions[request.symbol] ?? Position(symbol: request.symbol)
         switch request.side {
         case .buy:
+            // Buying back written contracts realizes the premium received less what they cost now.
+            let credit = probe.quantity < 0 ? -probe.cover(quantity: request.quantity) : nil
             fill = Fill(symbol: request.symbol, side: .buy, quantity: request.quantity, price: price,
-                        notional: notional, commission: commission, realizedPnL: .zero,
+                        notional: notional, commission: commission,
+                        realizedPnL: credit.map { $0 - notional - commission } ?? .zero,
                         cashDelta: -(notional + commission))
         case .sell:
-            var probe = book.positions[request.symbol] ?? Position(symbol: request.symbol)
-            let basis = probe.remove(quantity: request.quantity)
+            // Writing contracts realizes nothing yet: the premium is the written position's basis.
+            let basis = probe.quantity > 0 ? probe.remove(quantity: request.quantity) : nil
             let proceeds = notional - commission
             fill = Fill(symbol: request.symbol, side: .sell, quantity: request.quantity, price: price,
-                        notional: notional, commission: commission, realizedPnL: proceeds - basis,
+                        notional: notional, commission: commission, realizedPnL: basis.map { proceeds - $0 } ?? .zero,
                         cashDelta: proceeds)
         }
         book.apply(fill)

@@ -52,7 +52,8 @@ public struct PositionValuation: Sendable, Hashable {
         let value = quote.map { position.marketValue(at: $0.price) } ?? position.costBasis
         self.marketValue = value
         self.unrealizedPnL = value - position.costBasis
-        self.unrealizedPercent = unrealizedPnL.percent(of: position.costBasis)
+        // A written contract's basis is the premium received (negative): its gain is a share of that.
+        self.unrealizedPercent = unrealizedPnL.percent(of: Money(cents: abs(position.costBasis.cents)))
         self.dayChange = dayChange
     }
 }

@@ -65,23 +65,37 @@ extension OptionModelDTO {
 extension OptionSettlementDTO {
     init(_ settlement: OptionSettlement) {
         let contract = settlement.contract
-        let shares = settlement.outcome == .exercised ? settlement.contracts * OptionContract.multiplier : 0
+        let shares = settlement.outcome == .exercised || settlement.outcome == .assigned
+            ? settlement.contracts * OptionContract.multiplier : 0
         let count = "\(settlement.contracts) contract\(settlement.contracts == 1 ? "" : "s")"
+        let written = settlement.legs.first?.side == .buy   // a written contract closes with a buy
+        let stock = "\(contract.underlying) at \(settlement.spot.dollars)"
+        let cash = Money(cents: abs(settlement.cashDelta.cents)).dollars
+        let strike = contract.strike.dollars
         let message: String
         switch settlement.outcome {
         case .exercised:
-            let verb = contract.type == .call ? "Bought" : "Sold"
+            let verb = contract.type == .call ? "bought" : "sold"
             message = "\(settlement.automatic ? "Exercised at expiry" : "Exercised") \(count) of \(contract.title): "
-                + "\(verb.lowercased()) \(shares) shares of \(contract.underlying) at the $\(contract.strike.decimalString) strike "
-                + "(\(contract.type == .call ? "paid" : "received") $\(Money(cents: abs(settlement.cashDelta.cents)).decimalString)) "
-                + "with the stock at $\(settlement.spot.decimalString)."
+                + "\(verb) \(shares) shares of \(contract.underlying) at the \(strike) strike "
+                + "(\(contract.type == .call ? "paid" : "received") \(cash)) with the stock at "
+                + "\(settlement.spot.dollars)."
+        case .assigned:
+            message = "Assigned \(count) of \(contract.title) you wrote, with \(stock): "
+                + (contract.type == .call
+                    ? "delivered \(shares) shares at the \(strike) strike (received \(cash)); the premium received counts in the proceeds."
+                    : "bought \(shares) shares at the \(strike) strike (paid \(cash)); the premium received comes off their cost.")
+        case .cashSettled where written:
+            message = "\(count) of \(contract.title) you wrote expired in the money with \(stock), without the "
+                + "\(contract.type == .call ? "shares to deliver" : "cash to buy the shares"): settled in cash for its intrinsic value, \(cash) paid."
         case .cashSettled:
-            message = "\(count) of \(contract.title) expired in the money with \(contract.underlying) at $\(settlement.spot.decimalString) "
-                + "and \(contract.type == .call ? "not enough cash to buy" : "not enough shares to sell") the shares: settled in cash for "
-                + "its intrinsic value, $\(settlement.cashDelta.decimalString)."
+            message = "\(count) of \(contract.title) expired in the money with \(stock) and "
+                + "\(contract.type == .call ? "not enough cash to buy" : "not enough shares to sell") the shares: settled in cash for "
+                + "its intrinsic value, \(cash)."
+        case .expiredWorthless where written:
+            message = "\(count) of \(contract.title) you wrote expired worthless with \(stock): the premium received is kept."
         case .expiredWorthless:
-            message = "\(count) of \(contract.title) expired worthless with \(contract.underlying) at $\(settlement.spot.decimalString): "
-                + "the premium paid is lost."
+            message = "\(count) of \(contract.title) expired worthless with \(stock): the premium paid is lost."
         }
         self.init(contract: OptionContractDTO(contract), contracts: settlement.contracts, outcome: settlement.outcome.rawValue,
                   automatic: settlement.automatic, underlyingPrice: settlement.spot.decimalString,

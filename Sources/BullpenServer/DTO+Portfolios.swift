@@ -17,6 +17,7 @@ extension RulesDTO {
         marketHoursOnly = rules.marketHoursOnly
         tradingOpens = rules.tradingOpens
         tradingCloses = rules.tradingCloses
+        optionWriting = rules.optionWriting
     }
 }
 
@@ -91,12 +92,13 @@ extension ActivityDTO {
         case .commission: "commission"
         case .exercise: "option_exercise"
         case .expiry: "option_expiry"
+        case .assignment: "option_assignment"
         }
         self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
                   symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta),
                   price: entry.symbol.flatMap { symbol in entry.price?.perShare(of: symbol) }?.decimalString ?? entry.price?.decimalString,
                   amount: entry.cashDelta.decimalString, commission: entry.commission.decimalString,
-                  realizedPnl: entry.side == .sell ? entry.realizedPnL.decimalString : nil,
+                  realizedPnl: entry.side == .sell || entry.realizedPnL != .zero ? entry.realizedPnL.decimalString : nil,
                   orderId: entry.orderID?.description, createdAt: entry.createdAt)
         option = entry.symbol.flatMap(OptionContractDTO.init)
     }

@@ -18,6 +18,8 @@ public struct PricedOrder: Sendable {
     /// How the price was found when a sentence of `pricing` does not say it all (an option's
     /// model inputs).
     public var note: String?
+    /// For an option contract: whether the chain lists it at the clock (see ``OrderContext/listed``).
+    public var listed = true
 
     public init(request: OrderRequest, price: Price, pricing: FillPricing, trading: Bool, clock: PortfolioClock = .live,
                 marks: [Symbol: Price] = [:]) {
@@ -33,7 +35,7 @@ public struct PricedOrder: Sendable {
     func context(now: Date) -> OrderContext {
         var live = false
         if case .live = clock { live = true }
-        return OrderContext(trading: trading, now: now, marketOpen: live ? pricing.marketOpen : nil, marks: marks)
+        return OrderContext(trading: trading, now: now, marketOpen: live ? pricing.marketOpen : nil, marks: marks, listed: listed)
     }
 }
 

@@ -20,6 +20,12 @@ struct MoneyAndPriceTests {
         #expect(Money(dollars: 100_000).decimalString == "100000.00")
     }
 
+    @Test func sentencesGroupThousands() {
+        #expect(Money(cents: 123_456_789).dollars == "$1,234,567.89" && Money(cents: -700_000).dollars == "-$7,000.00")
+        #expect(Money(cents: 99_999).dollars == "$999.99" && Money(cents: -5).dollars == "-$0.05" && Money.zero.dollars == "$0.00")
+        #expect(Price(parsing: "1234.5678")!.dollars == "$1,234.5678" && Price(parsing: "100000")!.dollars == "$100,000.00")
+    }
+
     @Test func pricesKeepFourPlacesAndTrimTrailingZerosPastTheCents() {
         #expect(Price(parsing: "0.2792")?.ticks == 2_792)
         #expect(Price(parsing: "397.23")?.decimalString == "397.23")

@@ -25,6 +25,7 @@ struct AuthorizationTests {
             (.POST, "/api/v1/portfolios/\(portfolio)/end", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/report", nil),
             (.POST, "/api/v1/portfolios/\(portfolio)/options/MSFT261218C00100000/exercise", #"{"contracts":1}"#),
+            (.POST, "/api/v1/portfolios/\(portfolio)/options/MSFT261218C00100000/exercise/preview", #"{"contracts":1}"#),
         ]
     }
 

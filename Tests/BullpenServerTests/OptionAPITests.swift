@@ -126,7 +126,7 @@ struct OptionAPITests {
 
             // Selling more than held, buying a strike the chain does not list, a mismatched instrument.
             let oversell = try await server.optionOrder(player, replay.id, "sell", 2, call.contract.positionSymbol)
-            #expect(oversell.status == 422 && oversell.errorCode == "insufficient_shares")
+            #expect(oversell.status == 422 && oversell.errorCode == "insufficient_contracts")
             let odd = try await server.optionOrder(player, replay.id, "buy", 1, "AAPL200117C00073250")
             #expect(odd.status == 422 && odd.errorCode == "contract_not_listed")
             let mismatch = try await server.send(.POST, "/api/v1/portfolios/\(replay.id)/orders", token: player.accessToken,
@@ -155,6 +155,11 @@ struct OptionAPITests {
             }
             let noCash = try await server.exercise(player, poor.id, below.contract.positionSymbol, 1)
             #expect(noCash.status == 422 && noCash.errorCode == "insufficient_funds")
+            // The preview says so before, as a problem, and changes nothing.
+            let refused = try await server.send(.POST, "/api/v1/portfolios/\(poor.id)/options/\(below.contract.positionSymbol)/exercise/preview",
+                                                token: player.accessToken, body: #"{"contracts":1}"#).decode(ExercisePreviewDTO.self)
+            #expect(refused.settlement == nil && refused.problems.map(\.code) == ["insufficient_funds"] && refused.held == 1)
+            #expect(refused.cashAfter == refused.cashBefore)
             let noShares = try await server.exercise(player, poor.id, above.contract.positionSymbol, 1)
             #expect(noShares.status == 422 && noShares.errorCode == "insufficient_shares")
             let tooMany = try await server.exercise(player, poor.id, below.contract.positionSymbol, 2)
@@ -169,6 +174,11 @@ struct OptionAPITests {
             let outOfTheMoney = try await server.exercise(player, rich.id, highest.call.contract.positionSymbol, 1)
             #expect(outOfTheMoney.status == 422 && outOfTheMoney.errorCode == "out_of_the_money")
             let before = try await server.portfolio(player, rich.id)
+            let preview = try await server.send(.POST, "/api/v1/portfolios/\(rich.id)/options/\(deep.call.contract.positionSymbol)/exercise/preview",
+                                                token: player.accessToken, body: #"{"contracts":1}"#).decode(ExercisePreviewDTO.self)
+            #expect(preview.problems.isEmpty && preview.settlement?.shares == 100 && preview.cashBefore == before.cash)
+            #expect(cents(preview.cashAfter) == cents(before.cash) - cents(deep.strike) * 100)
+            #expect(preview.settlement?.message.contains("bought 100 shares of AAPL") == true)
             let reply = try await server.exercise(player, rich.id, deep.call.contract.symbol.replacingOccurrences(of: " ", with: "%20"), 1)
             try #require(reply.status == 200, "\(reply.text)")
             let exercised = try reply.decode(OptionSettlementDTO.self)
@@ -185,6 +195,70 @@ struct OptionAPITests {
             let rows = try await server.activities(player, rich.id).filter { $0.type == "option_exercise" }
             #expect(rows.count == 2 && rows.contains { $0.symbol == "AAPL" && $0.price == deep.strike && $0.quantity == 100 })
             try await server.expectBalanced(player, rich.id)
+        }
+    }
+
+    /// Covered calls and cash-secured puts, where the portfolio allows writing: the cover is held
+    /// back, a written contract bought back realizes its premium, and expiry assigns the rest.
+    @Test func writtenContractsAreCoveredBoughtBackAndAssigned() async throws {
+        try await withServer(source: try await Self.source()) { server in
+            let player = try await server.register()
+            let chain = try await server.chain("AAPL", asOf: "2020-01-02", expiration: "2020-01-17")
+            let low = try #require(chain.strikes.first), high = try #require(chain.strikes.last)
+            let deepCall = low.call    // in the money at expiry: assigned
+            let deepPut = high.put     // likewise
+            let farPut = low.put       // far out of the money: bought back
+
+            let plain = try await server.createReplay(player, #"{"startingCash":"100000.00","replay":{"start":"2020-01-02"}}"#)
+            let refused = try await server.optionOrder(player, plain.id, "sell", 1, deepCall.contract.symbol)
+            #expect(refused.status == 422 && refused.errorCode == "option_writing_not_allowed")
+
+            let replay = try await server.createReplay(
+                player, #"{"startingCash":"100000.00","optionWriting":true,"replay":{"start":"2020-01-02"}}"#)
+            #expect(replay.rules.optionWriting == true && plain.rules.optionWriting == false)
+            let uncovered = try await server.optionOrder(player, replay.id, "sell", 1, deepCall.contract.symbol)
+            #expect(uncovered.status == 422 && uncovered.errorCode == "option_not_covered")
+            #expect(try await server.order(player, "buy", 100, "AAPL", portfolio: replay.id).status == 201)
+            let written = try await server.optionOrder(player, replay.id, "sell", 1, deepCall.contract.symbol)
+            try #require(written.status == 201, "\(written.text)")
+            #expect(try written.decode(OrderDTO.self).fillPrice == deepCall.bid)
+            // The 100 shares now cover the call: none can be sold, and a second call is naked.
+            let committed = try await server.order(player, "sell", 1, "AAPL", portfolio: replay.id)
+            #expect(committed.status == 422 && committed.errorCode == "shares_committed")
+            let second = try await server.optionOrder(player, replay.id, "sell", 1, deepCall.contract.symbol)
+            #expect(second.status == 422 && second.errorCode == "option_not_covered")
+            for put in [deepPut, farPut] {
+                let reply = try await server.optionOrder(player, replay.id, "sell", 1, put.contract.symbol)
+                try #require(reply.status == 201, "\(reply.text)")
+            }
+            let positions = try await server.send(.GET, "/api/v1/portfolios/\(replay.id)/positions", token: player.accessToken)
+                .decode(PositionList.self).positions
+            let short = try #require(positions.first { $0.symbol == deepCall.contract.positionSymbol })
+            #expect(short.quantity == -1 && short.marketValue.hasPrefix("-") && cents(short.costBasis) == -cents(deepCall.bid) * 100)
+            // Buying back the far put at the ask realizes the premium received less what it cost.
+            let back = try await server.optionOrder(player, replay.id, "buy", 1, farPut.contract.positionSymbol)
+            try #require(back.status == 201, "\(back.text)")
+            #expect(cents(try back.decode(OrderDTO.self).realizedPnl) == (cents(farPut.bid) - cents(farPut.ask)) * 100)
+            let tooMany = try await server.optionOrder(player, replay.id, "buy", 2, deepPut.contract.positionSymbol)
+            #expect(tooMany.status == 422 && tooMany.errorCode == "insufficient_contracts")
+            try await server.expectBalanced(player, replay.id)
+
+            let before = try await server.portfolio(player, replay.id)
+            let moved = try await server.advance(player, replay.id, #"{"days":15}"#)
+            try #require(moved.status == 200, "\(moved.text)")
+            let settlements = try #require(try moved.decode(AdvanceDTO.self).settlements)
+            #expect(settlements.map(\.outcome) == ["assigned", "assigned"] && settlements.allSatisfy { $0.date == "2020-01-17" })
+            // The call delivered 100 shares at its strike, the put bought 100 at its strike.
+            let after = try await server.portfolio(player, replay.id)
+            #expect(cents(after.cash) == cents(before.cash) + cents(low.strike) * 100 - cents(high.strike) * 100)
+            let rows = try await server.activities(player, replay.id).filter { $0.type == "option_assignment" }
+            #expect(rows.count == 4 && rows.contains { $0.symbol == "AAPL" && $0.price == high.strike && $0.quantity == 100 })
+            let held = try await server.send(.GET, "/api/v1/portfolios/\(replay.id)/positions", token: player.accessToken)
+                .decode(PositionList.self).positions
+            #expect(held.map(\.symbol) == ["AAPL"] && held[0].quantity == 100)
+            // The put's shares cost its strike less the premium it brought.
+            #expect(cents(held[0].costBasis) == (cents(high.strike) - cents(deepPut.bid)) * 100)
+            try await server.expectBalanced(player, replay.id)
         }
     }
 
@@ -271,6 +345,20 @@ struct OptionAPITests {
             let allowed = try await server.optionOrder(owner, try #require(options.myPortfolioId), "buy", 1, symbol)
             #expect(allowed.status == 201, "\(allowed.text)")
             try await server.expectBalanced(owner, try #require(options.myPortfolioId))
+            // Writing is a rule of its own, off unless asked for, and only with options.
+            #expect(!options.rules.allowOptionWriting)
+            let put = try atTheMoney(chain).put.contract.symbol
+            let notWriting = try await server.optionOrder(owner, try #require(options.myPortfolioId), "sell", 1, put)
+            #expect(notWriting.status == 422 && notWriting.errorCode == "option_writing_not_allowed")
+            let lonely = try await server.send(.POST, "/api/v1/leagues", token: owner.accessToken,
+                                               body: #"{"name":"Writers","visibility":"private","rules":{"allowOptionWriting":true}}"#)
+            #expect(lonely.status == 400 && lonely.errorCode == "validation_failed")
+            let writers = try await server.createLeague(
+                owner, #"{"name":"Writers","visibility":"private","rules":{"allowOptions":true,"allowOptionWriting":true}}"#)
+            #expect(writers.rules.allowOptionWriting)
+            let written = try await server.optionOrder(owner, try #require(writers.myPortfolioId), "sell", 1, put)
+            #expect(written.status == 201, "\(written.text)")
+            try await server.expectBalanced(owner, try #require(writers.myPortfolioId))
         }
     }
 }

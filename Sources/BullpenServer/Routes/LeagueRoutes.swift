@@ -314,6 +314,7 @@ struct LeagueRoutes: RouteCollection {
                                       marketHoursOnly: rules.marketHoursOnly, lateJoin: league.settings.lateJoin,
                                       holdingsVisible: league.settings.holdingsVisible)
         rulesDTO.allowOptions = rules.allowedInstruments.contains(.option)
+        rulesDTO.allowOptionWriting = rules.optionWriting
         return LeagueDTO(
             id: league.id.description, name: league.name, description: league.description,
             visibility: league.visibility.rawValue, status: league.status(at: req.bullpen.time.now()).rawValue,

@@ -13,6 +13,7 @@ struct OptionRoutes: RouteCollection {
         options.get(":symbol", "chain", use: chain)
         options.get("contracts", ":contract", use: contract)
         routes.post("portfolios", ":id", "options", ":contract", "exercise", use: exercise)
+        routes.post("portfolios", ":id", "options", ":contract", "exercise", "preview", use: previewExercise)
     }
 
     @Sendable func chain(req: Request) async throws -> Response {
@@ -37,6 +38,14 @@ struct OptionRoutes: RouteCollection {
         let symbol = try req.contractParameter()
         let body = try req.decodeJSON(ExerciseRequest.self)
         return try jsonResponse(try await req.options().exercise(symbol, contracts: body.contracts, in: id, owner: caller.user))
+    }
+
+    @Sendable func previewExercise(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try req.portfolioID()
+        let symbol = try req.contractParameter()
+        let body = try req.decodeJSON(ExerciseRequest.self)
+        return try jsonResponse(try await req.options().previewExercise(symbol, contracts: body.contracts, in: id, owner: caller.user))
     }
 }
 

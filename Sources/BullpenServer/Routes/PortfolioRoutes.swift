@@ -47,11 +47,12 @@ struct PortfolioRoutes: RouteCollection {
         let portfolio: PortfolioRecord
         if let replay = body.replay {
             portfolio = try await req.bullpen.replay().create(owner: caller.user, name: body.name, startingCash: startingCash,
-                                                               request: replay)
+                                                               request: replay, optionWriting: body.optionWriting ?? false)
         } else {
             guard let name = body.name else { throw APIError.validation("The field 'name' is required.") }
             portfolio = try await req.bullpen.store.createPortfolio(owner: caller.user, name: try Names.validate(name, of: "Portfolio"),
-                                                                    startingCash: startingCash)
+                                                                    startingCash: startingCash,
+                                                                    rules: PortfolioRules(optionWriting: body.optionWriting ?? false))
         }
         let response = try jsonResponse(try await summary(portfolio.id, req: req, owner: caller.user), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(portfolio.id)")

@@ -59,6 +59,12 @@ struct LeagueService: Sendable {
     static func settings(_ request: LeagueRulesRequest?, clock: LeagueClock) throws -> Settings {
         let request = request ?? LeagueRulesRequest()
         var rules = PortfolioRules(allowedInstruments: request.allowOptions == true ? [.stock, .option] : [.stock])
+        if request.allowOptionWriting == true {
+            guard request.allowOptions == true else {
+                throw APIError.validation("rules.allowOptionWriting needs rules.allowOptions: writing contracts is trading options.")
+            }
+            rules.optionWriting = true
+        }
         if let text = request.commissionPerTrade {
             guard let fee = Money(parsing: text), fee >= .zero, fee <= Money(dollars: 100) else {
                 throw APIError.validation("rules.commissionPerTrade must be an amount from 0.00 to 100.00.")

@@ -80,24 +80,45 @@ struct OptionService: Sendable {
     /// Exercises `contracts` of `symbol` held by the portfolio, at the underlying's price as of
     /// its clock (asked again if a replay moves meanwhile).
     func exercise(_ symbol: Symbol, contracts: Int64, in id: PortfolioID, owner: UserID) async throws -> OptionSettlementDTO {
-        guard (1...1_000_000).contains(contracts) else { throw APIError.validation("contracts must be a whole number from 1 to 1000000.") }
         for attempt in 1...PortfolioService.attempts {
             let portfolio = try await store.portfolioForPricing(id, owner: owner)
-            guard let contract = try await options.contract(symbol) else { throw APIError.unknownSymbol(symbol.rawValue) }
-            guard let session = await options.sessionDate(asOf: portfolio.clock),
-                  let spot = try await options.quote(contract.underlying, asOf: portfolio.clock) else {
-                throw OrderRejection.noPrice(contract.underlying)
-            }
+            let exercise = try await self.exercise(symbol, contracts: contracts, at: portfolio.clock)
             do {
-                let (settlement, _) = try await store.exerciseOption(
-                    OptionExercise(contract: contract, contracts: contracts, spot: spot.price, date: session, clock: portfolio.clock),
-                    in: id, owner: owner)
+                let (settlement, _) = try await store.exerciseOption(exercise, in: id, owner: owner)
                 return OptionSettlementDTO(settlement)
             } catch StoreError.portfolioChanged where attempt < PortfolioService.attempts {
                 continue
             }
         }
         throw StoreError.portfolioChanged
+    }
+
+    /// What exercising `contracts` of `symbol` would do now: the settlement, or the rule it breaks.
+    func previewExercise(_ symbol: Symbol, contracts: Int64, in id: PortfolioID, owner: UserID) async throws -> ExercisePreviewDTO {
+        let state = try await store.state(of: id, owner: owner)
+        let exercise = try await self.exercise(symbol, contracts: contracts, at: state.portfolio.clock)
+        let held = state.book.quantity(of: exercise.contract.symbol)
+        let cash = state.book.cash.decimalString
+        do throws(OrderRejection) {
+            let (settlement, after) = try OptionSettlement.exercise(exercise.contract, contracts: contracts, on: state.book,
+                                                                    spot: exercise.spot, date: exercise.date)
+            return ExercisePreviewDTO(settlement: OptionSettlementDTO(settlement), cashBefore: cash,
+                                      cashAfter: after.cash.decimalString, held: held, problems: [])
+        } catch {
+            return ExercisePreviewDTO(settlement: nil, cashBefore: cash, cashAfter: cash, held: held,
+                                      problems: [ProblemDTO(code: error.code, message: error.message)])
+        }
+    }
+
+    /// An exercise of `contracts` of `symbol` at the underlying's price and session as of `clock`.
+    private func exercise(_ symbol: Symbol, contracts: Int64, at clock: PortfolioClock) async throws -> OptionExercise {
+        guard (1...1_000_000).contains(contracts) else { throw APIError.validation("contracts must be a whole number from 1 to 1000000.") }
+        guard let contract = try await options.contract(symbol) else { throw APIError.unknownSymbol(symbol.rawValue) }
+        guard let session = await options.sessionDate(asOf: clock),
+              let spot = try await options.quote(contract.underlying, asOf: clock) else {
+            throw OrderRejection.noPrice(contract.underlying)
+        }
+        return OptionExercise(contract: contract, contracts: contracts, spot: spot.price, date: session, clock: clock)
     }
 
     private func inputs(_ underlying: Symbol, asOf clock: PortfolioClock) async throws -> OptionMarketData.Inputs {

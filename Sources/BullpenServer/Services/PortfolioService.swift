@@ -110,7 +110,6 @@ struct PortfolioService: Sendable {
             throw OrderRejection.noPrice(contract.underlying)
         }
         guard session <= contract.expiration else { throw OrderRejection.optionExpired(contract.symbol, on: contract.expiration) }
-        if request.side == .buy, !contract.isListed(on: session) { throw OrderRejection.contractNotListed(contract.symbol) }
         let market = inputs.market
         let quote = market.quote(contract)
         let perShare = request.side == .buy ? quote.ask : quote.bid
@@ -121,6 +120,7 @@ struct PortfolioService: Sendable {
         var priced = PricedOrder(request: request, price: OptionMarketData.unit(perShare), pricing: pricing,
                                  trading: inputs.quote.trading, clock: portfolio.clock)
         priced.note = Self.optionNote(quote, market: market, side: request.side)
+        priced.listed = contract.isListed(on: session)
         return priced
     }
 
@@ -159,8 +159,8 @@ struct PortfolioService: Sendable {
     func preview(_ request: OrderRequest, in id: PortfolioID, owner: UserID) async throws -> (OrderPreview, PricedOrder) {
         let state = try await store.state(of: id, owner: owner)
         let priced = try await price(request, for: state.portfolio)
-        let preview = TradingEngine.preview(request, on: state.book, at: priced.price, rules: state.portfolio.rules,
-                                            trading: priced.trading)
+        let preview = TradingEngine.preview(priced.request, on: state.book, at: priced.price, rules: state.portfolio.rules,
+                                            context: OrderContext(trading: priced.trading, listed: priced.listed))
         return (preview, priced)
     }
 
