@@ -401,6 +401,10 @@ public struct PositionDTO: Codable, Sendable, Hashable {
     /// The contract's terms when the position is an option's (its prices are then per share;
     /// a contract is `multiplier` shares).
     public var option: OptionContractDTO?
+    /// An option position: the underlying's price at the clock, and whether the contract is in the
+    /// money there (exercising it would gain: a call's strike below the price, a put's above).
+    public var underlyingPrice: String?
+    public var inTheMoney: Bool?
 
     public init(symbol: String, name: String?, quantity: Int64, averageCost: String, costBasis: String,
                 lastPrice: String?, priceAsOf: Date?, marketValue: String, unrealizedPnl: String,
@@ -560,6 +564,9 @@ public struct ActivityDTO: Codable, Sendable, Hashable {
     public var realizedPnl: String?
     public var orderId: String?
     public var createdAt: Date
+    /// The session the entry belongs to (`YYYY-MM-DD`): the date of the price it used, which for a
+    /// replay is the replay's date, not `createdAt`'s.
+    public var date: String?
     /// The contract's terms when the symbol is an option's (`price` is then per share).
     public var option: OptionContractDTO?
 

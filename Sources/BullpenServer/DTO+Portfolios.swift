@@ -100,6 +100,7 @@ extension ActivityDTO {
                   amount: entry.cashDelta.decimalString, commission: entry.commission.decimalString,
                   realizedPnl: entry.side == .sell || entry.realizedPnL != .zero ? entry.realizedPnL.decimalString : nil,
                   orderId: entry.orderID?.description, createdAt: entry.createdAt)
+        date = entry.priceAsOf.map { SessionDate($0).description }
         option = entry.symbol.flatMap(OptionContractDTO.init)
     }
 }

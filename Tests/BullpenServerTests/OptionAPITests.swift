@@ -235,6 +235,8 @@ struct OptionAPITests {
                 .decode(PositionList.self).positions
             let short = try #require(positions.first { $0.symbol == deepCall.contract.positionSymbol })
             #expect(short.quantity == -1 && short.marketValue.hasPrefix("-") && cents(short.costBasis) == -cents(deepCall.bid) * 100)
+            #expect(short.inTheMoney == true && short.underlyingPrice == chain.model.spot)
+            #expect(positions.first { $0.symbol == farPut.contract.positionSymbol }?.inTheMoney == false)
             // Buying back the far put at the ask realizes the premium received less what it cost.
             let back = try await server.optionOrder(player, replay.id, "buy", 1, farPut.contract.positionSymbol)
             try #require(back.status == 201, "\(back.text)")
@@ -252,6 +254,8 @@ struct OptionAPITests {
             let after = try await server.portfolio(player, replay.id)
             #expect(cents(after.cash) == cents(before.cash) + cents(low.strike) * 100 - cents(high.strike) * 100)
             let rows = try await server.activities(player, replay.id).filter { $0.type == "option_assignment" }
+            // Dated by the replay's session, not by the wall clock.
+            #expect(rows.allSatisfy { $0.date == "2020-01-17" })
             #expect(rows.count == 4 && rows.contains { $0.symbol == "AAPL" && $0.price == high.strike && $0.quantity == 100 })
             let held = try await server.send(.GET, "/api/v1/portfolios/\(replay.id)/positions", token: player.accessToken)
                 .decode(PositionList.self).positions

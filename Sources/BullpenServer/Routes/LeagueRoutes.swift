@@ -169,11 +169,7 @@ struct LeagueRoutes: RouteCollection {
     @Sendable func memberPortfolio(req: Request) async throws -> Response {
         let (user, portfolio, username) = try await inspected(req)
         let valued = try await req.bullpen.portfolios.valued(portfolio, owner: user)
-        var positions: [PositionDTO] = []
-        for position in valued.valuation.positions {
-            let name = try? await req.bullpen.marketData?.asset(position.position.symbol)?.name
-            positions.append(PositionDTO(position, name: name))
-        }
+        let positions = await req.positionDTOs(valued.valuation, clock: valued.state.portfolio.clock)
         return try jsonResponse(MemberPortfolioDTO(
             username: username,
             portfolio: PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus),

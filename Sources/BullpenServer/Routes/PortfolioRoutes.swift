@@ -89,13 +89,8 @@ struct PortfolioRoutes: RouteCollection {
 
     @Sendable func positions(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let valued = try await req.bullpen.portfolios.valued(try req.portfolioID(), owner: caller.user).valuation
-        var result: [PositionDTO] = []
-        for position in valued.positions {
-            let name = try? await req.bullpen.marketData?.asset(position.position.symbol)?.name
-            result.append(PositionDTO(position, name: name))
-        }
-        return try jsonResponse(PositionList(positions: result))
+        let valued = try await req.bullpen.portfolios.valued(try req.portfolioID(), owner: caller.user)
+        return try jsonResponse(PositionList(positions: await req.positionDTOs(valued.valuation, clock: valued.state.portfolio.clock)))
     }
 
     /// The equity curve of the current period, one point a session, with the S&P 500 (or the demo
@@ -153,5 +148,23 @@ struct PortfolioRoutes: RouteCollection {
     private func summary(_ id: PortfolioID, req: Request, owner: UserID) async throws -> PortfolioDTO {
         let valued = try await req.bullpen.portfolios.valued(id, owner: owner)
         return PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus)
+    }
+}
+
+extension Request {
+    /// The positions of `valuation` on the wire, with each company's name and, for a contract,
+    /// the underlying's price as of `clock` and whether the contract is in the money there.
+    func positionDTOs(_ valuation: Valuation, clock: PortfolioClock) async -> [PositionDTO] {
+        var result: [PositionDTO] = []
+        for position in valuation.positions {
+            let symbol = position.position.symbol
+            var dto = PositionDTO(position, name: try? await bullpen.marketData?.asset(symbol)?.name)
+            if let contract = symbol.option, let spot = try? await bullpen.marketData?.quote(contract.underlying, asOf: clock)?.price {
+                dto.underlyingPrice = spot.decimalString
+                dto.inTheMoney = contract.intrinsic(at: spot).ticks > 0
+            }
+            result.append(dto)
+        }
+        return result
     }
 }
