@@ -9,6 +9,7 @@ const money = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD'
 const price = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const number = new Intl.NumberFormat(locale);
 const percent = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const fractionPercent = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 });
 const day = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
 const monthName = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'long' });
 const weekday = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
@@ -30,6 +31,11 @@ export function formatMoney(text) {
   return isDecimal(text) ? money.format(isZero(text) ? '0' : text) : '—';
 }
 
+/** The size of an amount, without its sign: "-14000" → "$14,000.00" (what an exercise pays, told with "pays"). */
+export function formatMoneySize(text) {
+  return isDecimal(text) ? formatMoney(magnitude(text)) : '—';
+}
+
 /** "-12.5" → "−$12.50", "12.5" → "+$12.50", "0.00" → "$0.00" */
 export function formatSignedMoney(text) {
   if (!isDecimal(text)) return '—';
@@ -47,6 +53,38 @@ export function formatPercent(text) {
   if (!isDecimal(text)) return '—';
   const arrow = isZero(text) ? '' : isNegative(text) ? '▼ −' : '▲ +';
   return arrow + percent.format(magnitude(text)) + '%';
+}
+
+/** A price with its sign, 2 to 4 places: "0.0512" → "+$0.0512", "-1.2" → "−$1.20", "0" → "$0.00". */
+export function formatSignedPrice(text) {
+  if (!isDecimal(text)) return '—';
+  if (isZero(text)) return price.format('0');
+  return (isNegative(text) ? '−' : '+') + price.format(magnitude(text));
+}
+
+/** A price's change with its sign and an arrow: "0.35" → "▲ +$0.35", "-1.2" → "▼ −$1.20", "0.00" → "$0.00". */
+export function formatPriceChange(text) {
+  if (!isDecimal(text) || isZero(text)) return formatSignedPrice(text);
+  return (isNegative(text) ? '▼ ' : '▲ ') + formatSignedPrice(text);
+}
+
+/** An amount gained or lost with its sign and an arrow: "40" → "▲ +$40.00", "-12.5" → "▼ −$12.50", "0" → "$0.00". */
+export function formatMoneyChange(text) {
+  if (!isDecimal(text)) return '—';
+  if (isZero(text)) return money.format('0');
+  return (isNegative(text) ? '▼ −' : '▲ +') + money.format(magnitude(text));
+}
+
+/** A decimal string to at most `places` places, with its sign ("0.52341" → "0.52", "-0.0412" → "−0.04"); no currency. */
+export function formatDecimal(text, places = 2) {
+  if (!isDecimal(text)) return '—';
+  const formatted = new Intl.NumberFormat(locale, { minimumFractionDigits: places, maximumFractionDigits: places }).format(magnitude(text));
+  return (isNegative(text) && !/^[0.,]+$/.test(formatted) ? '−' : '') + formatted;
+}
+
+/** A rate the API writes as a fraction, as a percent: "0.2512" → "25.12%", "0.0425" → "4.25%" (Intl moves the point, exactly). */
+export function formatFractionPercent(text) {
+  return isDecimal(text) ? fractionPercent.format(text) : '—';
 }
 
 /** A share of a whole, with no sign or arrow: "4.6" → "4.60%" (a fall's depth, a part of the days). */

@@ -2,12 +2,15 @@
 // of trading days on the slider (1 to 252, about a year); while the server works the controls are
 // busy, then the screen redraws with the summary of the move as the server computed it (every
 // figure is the server's). "End replay" closes the replay for good and opens its report. A replay
-// league's page moves its clock with the same steps (PRESETS, MAX_DAYS, whileMoving).
+// league's page moves its clock with the same steps (PRESETS, MAX_DAYS, whileMoving). Option
+// contracts among the holdings go by their title (prices per share), and the contracts that
+// expired on the way are listed with what became of each, in the server's words.
 import { html } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { route } from '/router.js';
 import { rememberPortfolio } from '/portfolios.js';
 import { confirmDialog } from '/components/dialog.js';
+import { contractsText } from '/options.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, formatTradingDays, tone } from '/format.js';
 
 /** The quick steps: [trading days, label]. */
@@ -52,13 +55,28 @@ export function advanceSummary(portfolio) {
       <div><dt>S&amp;P 500</dt><dd id="summary-benchmark" class="${tone(a.benchmarkChangePercent)}">${formatPercent(a.benchmarkChangePercent)}</dd></div>
     </dl>
     ${a.holdings.length === 0 ? '' : html`<table id="summary-holdings"><caption class="visually-hidden">How each holding moved</caption>
-      <thead><tr><th scope="col">Stock</th><th scope="col">Shares</th><th scope="col" class="hide-narrow">Price</th><th scope="col">Change</th></tr></thead><tbody>
-      ${a.holdings.map((h) => html`<tr data-symbol="${h.symbol}"><td><strong>${h.symbol}</strong></td><td>${formatNumber(h.quantity)}</td>
-        <td class="hide-narrow">${formatPrice(h.priceBefore)} → ${formatPrice(h.priceAfter)}</td>
+      <thead><tr><th scope="col">Holding</th><th scope="col">Quantity</th><th scope="col" class="hide-narrow">Price</th><th scope="col">Change</th></tr></thead><tbody>
+      ${a.holdings.map((h) => html`<tr data-symbol="${h.symbol}"><td><strong>${h.option ? h.option.title : h.symbol}</strong></td>
+        <td>${h.option ? contractsText(h.quantity) : formatNumber(h.quantity)}</td>
+        <td class="hide-narrow">${formatPrice(h.priceBefore)} → ${formatPrice(h.priceAfter)}${h.option ? html`<div class="small muted">a share</div>` : ''}</td>
         <td class="${tone(h.valueChange)}">${formatSignedMoney(h.valueChange)}<div class="small">${formatPercent(h.changePercent)}</div></td></tr>`)}
       </tbody></table>`}
+    ${settlementList(a.settlements ?? [])}
     ${a.endOfData ? html`<p class="notice gap-top" id="end-of-data">The data ends on ${formatDate(a.to)}: the replay cannot go further. <a href="#/report">See your report</a>.</p>` : ''}
   </section>`;
+}
+
+const OUTCOMES = { exercised: 'Exercised', assigned: 'Assigned', cash_settled: 'Settled in cash', expired_worthless: 'Expired worthless' };
+
+/** The option contracts an advance settled, each in the server's words with its cash and result. */
+function settlementList(settlements) {
+  if (settlements.length === 0) return '';
+  return html`<h3>Options that expired</h3>
+    <ul class="list" id="summary-settlements">${settlements.map((s) => html`<li data-contract="${s.contract.positionSymbol}" data-outcome="${s.outcome}">
+      <div><span class="badge plain-badge">${OUTCOMES[s.outcome] ?? s.outcome}</span> <span class="small muted">${formatDate(s.date)}</span>
+        <div class="small">${s.message}</div></div>
+      <div class="figure settlement-figure"><span class="${tone(s.cashDelta)}">${formatSignedMoney(s.cashDelta)}</span>
+        <div class="small">Realized <span class="${tone(s.realizedPnl)}">${formatSignedMoney(s.realizedPnl)}</span></div></div></li>`)}</ul>`;
 }
 
 /** Wires the controls drawn by advancePanel for `portfolio`; `live()` as the screen's. */

@@ -1,6 +1,7 @@
 // Line charts in SVG, our own: one or more series, an optional horizontal reference line (the
-// break-even at the average cost), and a crosshair showing date and value on hover, touch or the
-// arrow keys. Values arrive as the API's decimal strings: the chart turns them into numbers only
+// break-even at the average cost, a zero line), vertical markers on a chart whose points carry
+// their own x values (a payoff's underlying prices), and a crosshair showing date and value on
+// hover, touch or the arrow keys. Values arrive as the API's decimal strings: the chart turns them into numbers only
 // to place points; the tooltip shows the string itself, formatted.
 import { html, render } from '/html.js';
 
@@ -17,13 +18,15 @@ function position(text) { return text == null ? NaN : Number(text); }
 
 /**
  * Draws into `container`.
- * series: [{ points: [{ label, value }], color, dashed, name }] with `value` a decimal string or
- * null (all series share the x positions)
+ * series: [{ points: [{ label, value, x }], color, dashed, name }] with `value` a decimal string or
+ * null (all series share the x positions); `x`, a decimal string, places the points on a scale of
+ * their own (a payoff's underlying prices) instead of evenly, when every point of the first series has one
  * reference: { value, label } | null, `value` a decimal string
+ * markers: [{ x, label }], vertical lines at `x` (a decimal string on the points' scale), labelled
  * formatValue(text) → string for the tooltip; formatAxis(number) → string for the grid labels;
  * describe: text for screen readers.
  */
-export function lineChart(container, { series, reference = null, formatValue, formatAxis, describe }) {
+export function lineChart(container, { series, reference = null, markers = [], formatValue, formatAxis, describe }) {
   container.replaceChildren();
   container.classList.add('chart');
   const points = series[0]?.points ?? [];
@@ -42,7 +45,12 @@ export function lineChart(container, { series, reference = null, formatValue, fo
   if (min === max) { min -= 1; max += 1; }
   const span = max - min;
   min -= span * 0.05; max += span * 0.05;
-  const x = (i) => padLeft + (points.length === 1 ? (width - padLeft - padRight) / 2 : (i / (points.length - 1)) * (width - padLeft - padRight));
+  // The horizontal scale: the points' own x values when they all have one, else their order.
+  const xs = points.map((p) => position(p.x));
+  const scaled = points.length > 1 && xs.every(Number.isFinite) && xs[xs.length - 1] > xs[0];
+  const plotWidth = width - padLeft - padRight;
+  const xAt = (value) => padLeft + ((value - xs[0]) / (xs[xs.length - 1] - xs[0])) * plotWidth;
+  const x = (i) => scaled ? xAt(xs[i]) : padLeft + (points.length === 1 ? plotWidth / 2 : (i / (points.length - 1)) * plotWidth);
   const y = (v) => padTop + (1 - (v - min) / (max - min)) * (height - padTop - padBottom);
 
   const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': describe ?? 'Chart' });
@@ -65,6 +73,17 @@ export function lineChart(container, { series, reference = null, formatValue, fo
                             'stroke-dasharray': '6 4', 'stroke-width': 1.5, 'vector-effect': 'non-scaling-stroke', 'data-role': 'reference' }));
     const tag = el('text', { x: padLeft + 4, y: y(referenceAt) - 6, 'font-size': 12, fill: 'var(--muted)' });
     tag.textContent = reference.label;
+    svg.append(tag);
+  }
+  for (const marker of scaled ? markers : []) {
+    const at = position(marker.x);
+    if (!Number.isFinite(at) || at < xs[0] || at > xs[xs.length - 1]) continue;
+    const px = xAt(at);
+    svg.append(el('line', { x1: px, x2: px, y1: padTop, y2: height - padBottom, stroke: 'var(--focus)', 'stroke-dasharray': '3 3',
+                            'stroke-width': 1.5, 'vector-effect': 'non-scaling-stroke', 'data-role': 'marker' }));
+    const tag = el('text', { x: px + (px > width / 2 ? -4 : 4), y: padTop + 12, 'font-size': 12, fill: 'var(--text)',
+                             'text-anchor': px > width / 2 ? 'end' : 'start' });
+    tag.textContent = marker.label;
     svg.append(tag);
   }
   for (const s of series) {
@@ -109,7 +128,11 @@ export function lineChart(container, { series, reference = null, formatValue, fo
     const box = svg.getBoundingClientRect();
     const fraction = (event.clientX - box.left) / box.width;
     const plotX = fraction * width;
-    return Math.round(((plotX - padLeft) / (width - padLeft - padRight)) * (points.length - 1));
+    if (!scaled) return Math.round(((plotX - padLeft) / plotWidth) * (points.length - 1));
+    // The point nearest the pointer on the points' own scale.
+    let nearest = 0;
+    points.forEach((_, i) => { if (Math.abs(x(i) - plotX) < Math.abs(x(nearest) - plotX)) nearest = i; });
+    return nearest;
   }
   svg.addEventListener('pointermove', (event) => show(fromPointer(event)));
   svg.addEventListener('pointerdown', (event) => show(fromPointer(event)));

@@ -6,8 +6,12 @@ import { toast } from '/components/toast.js';
 
 const dialog = document.getElementById('dialog');
 
-/** Shows `template` in the dialog, opening it if it is closed (a sheet's next step reuses it). */
-export function openDialog(template) {
+/**
+ * Shows `template` in the dialog, opening it if it is closed (a sheet's next step reuses it).
+ * `wide`: room for charts and tables (a contract's sheet), still the screen's width on a phone.
+ */
+export function openDialog(template, { wide = false } = {}) {
+  dialog.classList.toggle('wide', wide);
   render(dialog, template);
   if (!dialog.open) dialog.showModal();
   for (const button of dialog.querySelectorAll('[data-close]')) button.addEventListener('click', () => dialog.close());

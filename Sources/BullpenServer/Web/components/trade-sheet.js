@@ -1,11 +1,14 @@
-// The trade sheet: choose a number of shares, see what the order would cost (or bring) as the
-// server prices it (POST .../orders/preview), review, confirm. Every figure shown is the server's:
-// price, commission, total, cash after, the most shares possible, and the rules the order would
-// break. Each reviewed order carries one idempotency key, so a retry after a network drop fills once.
+// The trade sheet: choose a number of shares (or of option contracts), see what the order would
+// cost (or bring) as the server prices it (POST .../orders/preview), review, confirm. Every figure
+// shown is the server's: price, commission, total, cash after, the most shares possible, and the
+// rules the order would break. Each reviewed order carries one idempotency key, so a retry after a
+// network drop fills once. An option contract is 100 shares: its price is per share (the ask to
+// buy, the bid to sell), and the sheet says so.
 import { html, render } from '/html.js';
 import { api, newIdempotencyKey, errorMessage } from '/api.js';
 import { debounce } from '/debounce.js';
 import { openDialog, closeDialog, isShowing } from '/components/dialog.js';
+import { OPTIONS_HELP } from '/options.js';
 import {
   formatMoney, formatNumber, formatPrice, formatSessionDate, formatMarketClock, formatMarketTime,
   formatSignedMoney, isMarketToday, isZeroAmount, tone,
@@ -20,6 +23,8 @@ export function priceOrigin({ priceSource, priceAsOf, marketOpen }, past) {
     case 'last_trade':
     case 'demo_tick':
       return `the last trade at ${isMarketToday(priceAsOf) ? formatMarketClock(priceAsOf) : formatMarketTime(priceAsOf)}`;
+    case 'model':
+      return `the model's price as of ${formatSessionDate(priceAsOf)}`;
     case 'final_close':
       return `the last close before its data ended on ${formatSessionDate(priceAsOf)}`;
     case 'replay_close':
@@ -31,15 +36,22 @@ export function priceOrigin({ priceSource, priceAsOf, marketOpen }, past) {
   }
 }
 
+/** What the sheet counts: shares of a stock, or contracts of an option. */
+const SHARES = { label: 'Shares', one: 'share', many: 'shares' };
+const CONTRACTS = { label: 'Contracts', one: 'contract', many: 'contracts' };
+
+/** "1 share", "5 contracts". */
+function count(quantity, unit) { return `${formatNumber(quantity)} ${quantity === 1 ? unit.one : unit.many}`; }
+
 /** A problem of the preview or a refused order, in words; the server's message says the figures. */
-function problemText(problem, quantity) {
-  if (problem.code === 'insufficient_funds') return `Not enough cash for ${formatNumber(quantity)} shares. ${problem.message}`;
-  if (problem.code === 'insufficient_shares') return `Not enough shares to sell ${formatNumber(quantity)}. ${problem.message}`;
+function problemText(problem, quantity, unit = SHARES) {
+  if (problem.code === 'insufficient_funds') return `Not enough cash for ${count(quantity, unit)}. ${problem.message}`;
+  if (problem.code === 'insufficient_shares') return `Not enough ${unit.many} to sell ${formatNumber(quantity)}. ${problem.message}`;
   return problem.message;
 }
 
-/** A whole number of shares, 1 or more, from the field's text; null otherwise. */
-function parseQuantity(text) {
+/** A whole number of shares (or contracts), 1 or more, from a field's text; null otherwise. */
+export function parseQuantity(text) {
   const trimmed = text.trim().replace(/[,\s]/g, '');
   if (!/^\d+$/.test(trimmed)) return null;
   const quantity = Number.parseInt(trimmed, 10);
@@ -48,24 +60,54 @@ function parseQuantity(text) {
 
 /**
  * Opens the sheet. side: 'buy' | 'sell'; asset: { symbol }; portfolio: { id }; onDone() runs when
- * the player closes the sheet after an order filled.
+ * the player closes the sheet after an order filled. option: the contract (an OptionContract) when
+ * the order is for one, `asset` then left out; written: the position is a written contract, which a
+ * buy closes ("Buy to close"); writing: a sell of a contract not held, which writes it (sells to open).
  */
-export function openTradeSheet({ side, asset, portfolio, onDone }) {
+export function openTradeSheet({ side, asset, portfolio, onDone, option = null, written = false, writing = false }) {
   const buy = side === 'buy';
-  const symbol = asset.symbol;
+  const symbol = option ? option.positionSymbol : asset.symbol;
+  const unit = option ? CONTRACTS : SHARES;
+  const name = option ? option.title : symbol;
+  const verb = buy ? (written ? 'Buy to close' : 'Buy') : writing ? 'Write' : 'Sell';
   let latest = null, seq = 0;
 
-  const ask = (quantity) => api(`/api/v1/portfolios/${portfolio.id}/orders/preview`, { method: 'POST', body: { symbol, side, quantity } });
+  const order = (quantity) => option ? { instrument: 'option', symbol, side, quantity } : { symbol, side, quantity };
+  const ask = (quantity) => api(`/api/v1/portfolios/${portfolio.id}/orders/preview`, { method: 'POST', body: order(quantity) });
+  /** Where the price comes from: for a contract, the server's note (the side of the model's quote, a share and a contract). */
+  const priceText = (preview) => option
+    ? preview.priceNote ?? `At ${formatPrice(preview.price)} a share (the ${buy ? 'ask' : 'bid'}) for ${count(preview.quantity * option.multiplier, SHARES)}, ${priceOrigin(preview, false)}.`
+    : `At ${formatPrice(preview.price)} a share, ${priceOrigin(preview, false)}.`;
+  /**
+   * The most the order may take: a written contract is bought back up to the contracts written;
+   * otherwise the preview's (affordable, or held). Writing has no such count: its cover decides.
+   */
+  const most = (preview) => written ? Math.abs(preview.held) : preview.maxQuantity;
+  const mostText = (preview) => {
+    if (written) return `You wrote ${count(Math.abs(preview.held), unit)}; you can afford to buy back up to ${formatNumber(preview.maxQuantity)}.`;
+    if (writing) {
+      return option.type === 'put'
+        ? `Each contract written needs the free cash to buy ${formatNumber(option.multiplier)} shares at the strike.`
+        : `Each contract written needs ${formatNumber(option.multiplier)} free shares of ${option.underlying} to cover it.`;
+    }
+    return buy ? `You can afford up to ${formatNumber(preview.maxQuantity)} ${unit.many}.` : `You hold ${formatNumber(preview.maxQuantity)} ${unit.many}.`;
+  };
 
   function editStep(quantityText = '1') {
-    openDialog(html`<h2 id="dialog-title">${buy ? 'Buy' : 'Sell'} ${symbol}</h2>
+    openDialog(html`<h2 id="dialog-title">${verb} ${name}</h2>
       <form id="trade-form" novalidate>
-        <label for="quantity">Shares</label>
-        <div class="stepper"><button type="button" id="minus" aria-label="One share fewer">−</button>
+        ${option ? html`<p class="small" id="contract-note">One contract is ${formatNumber(option.multiplier)} shares of ${option.underlying}. Its price is
+          quoted per share, so a contract costs that price times ${formatNumber(option.multiplier)}. You ${buy ? 'buy at the ask' : 'sell at the bid'}.
+          <a href="${OPTIONS_HELP}">How options work</a></p>` : ''}
+        ${writing ? html`<p class="small notice" id="writing-note">Writing a contract brings its premium now, and binds you until you buy it back or it expires:
+          ${option.type === 'put' ? `if it ends in the money you buy ${formatNumber(option.multiplier)} shares a contract at the strike, and that cash stays set aside`
+            : `if it ends in the money you deliver ${formatNumber(option.multiplier)} of your shares a contract at the strike, and those shares stay set aside`}.</p>` : ''}
+        <label for="quantity">${unit.label}</label>
+        <div class="stepper"><button type="button" id="minus" aria-label="One ${unit.one} fewer">−</button>
           <input id="quantity" inputmode="numeric" value="${quantityText}" aria-describedby="trade-max trade-error">
-          <button type="button" id="plus" aria-label="One share more">+</button></div>
-        <p class="small muted" id="trade-max"><span id="max-text">${buy ? 'Checking how many you can afford…' : 'Checking your shares…'}</span>
-          <button type="button" class="link" id="max">Use max</button></p>
+          <button type="button" id="plus" aria-label="One ${unit.one} more">+</button></div>
+        <p class="small muted" id="trade-max"><span id="max-text">${buy ? 'Checking how many you can afford…' : `Checking your ${unit.many}…`}</span>
+          ${writing ? '' : html`<button type="button" class="link" id="max">Use max</button>`}</p>
         <p class="estimate-line">Estimated ${buy ? 'cost' : 'proceeds'}: <strong id="estimate" aria-live="polite">—</strong></p>
         <p class="small muted" id="price-note"></p>
         <p class="small muted" id="commission-note" hidden></p>
@@ -86,15 +128,13 @@ export function openTradeSheet({ side, asset, portfolio, onDone }) {
     const show = (preview) => {
       latest = preview;
       document.getElementById('estimate').textContent = formatMoney(preview.total);
-      document.getElementById('price-note').textContent = `At ${formatPrice(preview.price)} a share, ${priceOrigin(preview, false)}.`;
+      document.getElementById('price-note').textContent = priceText(preview);
       const commission = document.getElementById('commission-note');
       commission.hidden = isZeroAmount(preview.commission);
       commission.textContent = `Includes a commission of ${formatMoney(preview.commission)}.`;
       document.getElementById('cash-after').textContent = formatMoney(preview.cashAfter);
-      document.getElementById('max-text').textContent = buy
-        ? `You can afford up to ${formatNumber(preview.maxQuantity)} shares.`
-        : `You hold ${formatNumber(preview.maxQuantity)} shares.`;
-      error.textContent = preview.problems.map((problem) => problemText(problem, preview.quantity)).join(' ');
+      document.getElementById('max-text').textContent = mostText(preview);
+      error.textContent = preview.problems.map((problem) => problemText(problem, preview.quantity, unit)).join(' ');
     };
     /** Asks the server about the quantity in the field; answers the preview, or null. */
     const estimate = async () => {
@@ -119,10 +159,10 @@ export function openTradeSheet({ side, asset, portfolio, onDone }) {
     };
     document.getElementById('minus').addEventListener('click', () => step(-1));
     document.getElementById('plus').addEventListener('click', () => step(1));
-    document.getElementById('max').addEventListener('click', async () => {
+    document.getElementById('max')?.addEventListener('click', async () => {
       const known = latest ?? await ask(1).catch(() => null);
       if (!known || !isShowing(form)) return;
-      input.value = String(Math.max(1, known.maxQuantity));
+      input.value = String(Math.max(1, most(known)));
       later.cancel();
       estimate();
     });
@@ -131,7 +171,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone }) {
       event.preventDefault();
       later.cancel();
       if (parseQuantity(input.value) == null) {
-        error.textContent = 'Enter a whole number of shares, 1 or more.';
+        error.textContent = `Enter a whole number of ${unit.many}, 1 or more.`;
         input.focus();
         return;
       }
@@ -149,20 +189,24 @@ export function openTradeSheet({ side, asset, portfolio, onDone }) {
   function reviewStep(preview) {
     let key = newIdempotencyKey();   // one key per reviewed order: retries after a network drop fill once
     const blocked = preview.problems.length > 0;
+    const problems = preview.problems.map((problem) => problemText(problem, preview.quantity, unit)).join(' ');
     openDialog(html`<h2 id="dialog-title">Confirm</h2>
-      <p>${buy ? 'Buy' : 'Sell'} <strong>${formatNumber(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
-        <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.</p>
+      ${option ? html`<p id="review-sentence">You have chosen to ${verb.toLowerCase()} <strong>${count(preview.quantity, unit)}</strong> of
+        <strong>${name}</strong> (${count(preview.quantity * option.multiplier, SHARES)} of ${option.underlying}) at about
+        <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}. Do you want to complete this transaction?</p>`
+      : html`<p>${buy ? 'Buy' : 'Sell'} <strong>${formatNumber(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
+        <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.</p>`}
       <dl class="figures" id="review-figures">
         ${isZeroAmount(preview.commission) ? '' : html`
-          <div><dt>${buy ? 'Cost of the shares' : 'Value of the shares'}</dt><dd>${formatMoney(preview.notional)}</dd></div>
+          <div><dt>${option ? 'Premium' : buy ? 'Cost of the shares' : 'Value of the shares'}</dt><dd>${formatMoney(preview.notional)}</dd></div>
           <div><dt>Commission</dt><dd>${formatMoney(preview.commission)}</dd></div>`}
         <div><dt>${buy ? 'Total cost' : 'You receive'}</dt><dd id="review-total"><strong>${formatMoney(preview.total)}</strong></dd></div>
         <div><dt>Cash after</dt><dd id="review-cash-after">${formatMoney(preview.cashAfter)}</dd></div>
       </dl>
       ${preview.marketOpen ? html`<p class="small muted">The market is open: the price may move before your order fills.</p>` : ''}
-      <p class="error" id="trade-error" role="alert">${preview.problems.map((problem) => problemText(problem, preview.quantity)).join(' ')}</p>
+      <p class="error" id="trade-error" role="alert">${problems}</p>
       <div id="trade-result" role="status"></div>
-      <div class="actions"><button class="primary" id="confirm" ${blocked ? 'disabled' : ''}>${buy ? 'Place buy order' : 'Place sell order'}</button>
+      <div class="actions"><button class="primary" id="confirm" ${blocked ? 'disabled' : ''}>${option ? `Yes, ${verb.toLowerCase()}` : buy ? 'Place buy order' : 'Place sell order'}</button>
         <button type="button" id="back">Change</button><button type="button" data-close id="cancel-trade">Cancel</button></div>`);
     document.getElementById('back').addEventListener('click', () => editStep(String(preview.quantity)));
     const confirm = document.getElementById('confirm');
@@ -172,14 +216,14 @@ export function openTradeSheet({ side, asset, portfolio, onDone }) {
       confirm.textContent = 'Placing order…';
       error.textContent = '';
       try {
-        const order = await api(`/api/v1/portfolios/${portfolio.id}/orders`, { method: 'POST', idempotencyKey: key,
-          body: { symbol, side, quantity: preview.quantity } });
+        const filled = await api(`/api/v1/portfolios/${portfolio.id}/orders`, { method: 'POST', idempotencyKey: key,
+          body: order(preview.quantity) });
         if (!isShowing(confirm)) return;
-        showResult(order);
+        showResult(filled);
       } catch (problem) {
         if (!isShowing(confirm)) return;
         error.textContent = problem.code === 'insufficient_funds' || problem.code === 'insufficient_shares'
-          ? problemText(problem, preview.quantity) : errorMessage(problem);
+          ? problemText(problem, preview.quantity, unit) : errorMessage(problem);
         // A refusal (4xx) filled nothing: the next attempt is a new order. After a network drop or
         // a server error the same key goes again, so that an order that did fill is not doubled.
         if (problem.status >= 400 && problem.status < 500) key = newIdempotencyKey();
@@ -192,8 +236,9 @@ export function openTradeSheet({ side, asset, portfolio, onDone }) {
   function showResult(order) {
     const bought = order.side === 'buy';
     const commission = isZeroAmount(order.commission) ? '' : ` ${bought ? 'plus' : 'less'} ${formatMoney(order.commission)} commission`;
+    const what = order.option ? `${count(order.filledQuantity, CONTRACTS)} of ${order.option.title}` : `${formatNumber(order.filledQuantity)} ${order.symbol}`;
     render(document.getElementById('trade-result'), html`<p class="${bought ? 'up' : ''}"><strong>Done.</strong>
-      ${bought ? 'Bought' : 'Sold'} ${formatNumber(order.filledQuantity)} ${order.symbol} at ${formatPrice(order.fillPrice)}, ${priceOrigin(order, true)}.
+      ${bought ? 'Bought' : 'Sold'} ${what} at ${formatPrice(order.fillPrice)}${order.option ? ' a share' : ''}, ${priceOrigin(order, true)}.
       ${bought ? 'Paid' : 'Received'} ${formatMoney(order.notional)}${commission}.
       ${bought ? '' : html`Realized P&amp;L: <span class="${tone(order.realizedPnl)}">${formatSignedMoney(order.realizedPnl)}</span>.`}</p>`);
     document.getElementById('confirm').remove();

@@ -1,5 +1,7 @@
-// Help (#/help): how buying, selling, charts and P&L work, and how a replay of the past is played
-// (profiles, time, trading at a day's close, trends, the report), and leagues. Open to everyone.
+// Help (#/help): how buying, selling, charts and P&L work, how a replay of the past is played
+// (profiles, time, trading at a day's close, trends, the report), leagues, and options (calls and
+// puts with an example each, exercise and expiry, writing and assignment, time decay, how prices are modelled;
+// #/help/options opens there). Open to everyone.
 import { html } from '/html.js';
 import { view } from '/router.js';
 import { currentSession } from '/session.js';
@@ -27,7 +29,22 @@ const LEAGUE_TOPICS = [
   ['Leaving', html`Tap <strong>Leave league</strong> on its page. Your league portfolio stays, read-only. The owner cannot leave: hand the league over to another player first, or delete it.`],
 ];
 
-export default function helpScreen() {
+/** The option topics: [id, title, paragraphs]. The figures are examples, not prices from the market. */
+const OPTION_TOPICS = [
+  ['options-call', 'A call: the right to buy', [html`A <strong>call</strong> gives you the right, not the duty, to <em>buy</em> 100 shares at a set price, the <strong>strike</strong>, until a date, the <strong>expiration</strong>. You pay for that right up front: the <strong>premium</strong>, quoted per share.`,
+    html`<strong>Example.</strong> AAPL trades at $250. You buy one call with a $260 strike expiring in a month, at $4.00 a share: you pay $400 (4.00 × 100 shares). If AAPL is at $275 at expiry, the call lets you buy at $260 what is worth $275: it is worth $15 a share, $1,500, and your profit is $1,500 − $400 = $1,100. If AAPL stays below $260, the call expires worthless and you lose the $400, never more. Your <strong>break-even</strong> is the strike plus the premium: $264.`]],
+  ['options-put', 'A put: the right to sell', [html`A <strong>put</strong> gives you the right to <em>sell</em> 100 shares at the strike until the expiration. It gains when the stock falls, and can protect shares you own, like insurance.`,
+    html`<strong>Example.</strong> MSFT trades at $400. You buy one put with a $390 strike at $6.00 a share: $600. If MSFT falls to $350, the put lets you sell at $390 what is worth $350: $40 a share, $4,000, a profit of $3,400. If MSFT stays above $390, the put expires worthless and you lose the $600. Break-even: the strike less the premium, $384.`]],
+  ['options-trading', 'Buying and selling contracts', [html`On a company's page, open <strong>Options</strong>, choose <strong>Calls</strong> or <strong>Puts</strong> and an expiration, and pick a strike. Its sheet shows the bid and ask, the break-even, the days left, the greeks and a chart of your profit or loss at expiry. You buy at the <strong>ask</strong> and sell at the <strong>bid</strong>, the lower of the two: the gap between them is what trading costs you. Prices are per share and a contract is 100 shares, so a contract costs the price times 100. <strong>ITM</strong> marks a contract <em>in the money</em> (it would be worth exercising now); <strong>near</strong> marks the strikes either side of the stock's price. A league may allow stocks only.`]],
+  ['options-exercise', 'Exercising, and what happens at expiry', [html`Until its expiration you can <strong>exercise</strong> a contract in the money from your portfolio: a call buys 100 shares a contract at the strike (the cash must be there), a put sells 100 shares a contract at the strike (the shares must be there). What you paid for the contract is not lost: it becomes part of the shares' cost (a call) or comes off what they bring (a put). Usually selling the contract brings more than exercising it, because exercising throws away the time value left in it.`,
+    html`At the close of the expiration day, Bullpen settles every contract you still hold: one <strong>in the money</strong> is exercised automatically when you have the cash (calls) or the shares (puts), and otherwise <strong>settled in cash</strong> for its intrinsic value (what exercising it would be worth); one <strong>out of the money</strong> expires worthless. In a replay this happens as you advance time, and the summary of the move lists each contract; History shows them with the <strong>Options</strong> filter.`]],
+  ['options-writing', 'Writing options: covered calls and cash-secured puts', [html`Where the portfolio's rules allow it (<strong>option writing</strong>, off unless the portfolio or the league turns it on), you can also <strong>write</strong> a contract: sell one you do not hold. You receive the premium now and take on the other side: the duty to sell the shares at the strike (a call) or to buy them at the strike (a put) if the holder wants to. Bullpen lets you write only what you can honour: a <strong>covered call</strong> needs 100 shares a contract that you own and have not committed elsewhere, and a <strong>cash-secured put</strong> needs the cash to buy the shares at the strike (strike × 100 a contract), not counting the premium. While the contract is open those shares cannot be sold and that cash cannot be spent.`,
+    html`<strong>Example.</strong> You own 100 KO at $60 and write one $65 call expiring next month at $1.20: you receive $120. If KO closes below $65 on the expiration day, the call expires worthless and the $120 is yours to keep. If it closes at $70, you are <strong>assigned</strong>: your 100 shares are sold at $65, so you give up the rise above $65 in exchange for the premium. You can end the duty at any time before expiry by buying the contract back (<strong>Buy to close</strong>), at the ask. In Bullpen assignment happens only at the close of the expiration day, never earlier; in real markets a holder may exercise early.`]],
+  ['options-decay', 'Why most options expire worthless', [html`An option's price is its <strong>intrinsic value</strong> (what exercising would be worth now, perhaps nothing) plus <strong>time value</strong>: the chance that the stock moves its way before expiry. Time value shrinks every day, faster near the end: that loss per day is <strong>theta</strong>. A call bought out of the money needs the stock to rise past the strike <em>and</em> the premium before the date; most of the time that does not happen, and the premium is lost. Buying options is a way to risk a small, known amount on a big move, not a way to win often.`]],
+  ['options-model', 'How prices are modelled', [html`Bullpen has no real option quotes: every price comes from the <strong>Black-Scholes-Merton</strong> model, the textbook formula, fed with the stock's price as of your portfolio's clock (a replay's date), its <strong>realised volatility</strong> (how much it has moved: half the last month's, half the last year's), a risk-free interest rate of that time and the days left. The model's value is the <strong>mid</strong>; the bid and ask stand around it, wider away from the money and near expiry. <strong>Implied volatility</strong> is the volatility the model used. The greeks say how the price reacts: <strong>delta</strong> to a $1 move of the stock, <strong>gamma</strong> how delta itself changes, <strong>theta</strong> to a day passing, <strong>vega</strong> to a point of volatility, <strong>rho</strong> to a point of interest rates. Real markets price options from supply and demand, so real prices differ.`]],
+];
+
+export default function helpScreen({ params = [] } = {}) {
   view(html`<h1>How Bullpen works</h1>
     <div class="card"><h2 class="flush-top">Buying</h2><p>Open <a href="#/market">Market</a>, search for a company by its symbol (like MSFT) or name (like “micro”), and open its page. Tap <strong>Buy</strong>, choose how many shares, review the estimated cost and confirm. The order fills at the market price: the latest price, or the last close while the market is closed. Market times are New York time (ET), the exchange's own.</p></div>
     <div class="card gap-top"><h2 class="flush-top">Selling</h2><p>On the page of a company you hold, tap <strong>Sell</strong>. You can sell up to the shares you own. The difference between what you sold for and what those shares cost you is your <em>realized</em> profit or loss.</p></div>
@@ -40,5 +57,13 @@ export default function helpScreen() {
     <h2 id="league-help">Leagues: playing against others</h2>
     <p>A league is a game between players who all start with the same cash and rules. Open <a href="#/leagues">Leagues</a> to join or create one.</p>
     ${LEAGUE_TOPICS.map(([title, text]) => html`<div class="card gap-top"><h3 class="flush-top">${title}</h3><p>${text}</p></div>`)}
+    <h2 id="options-help" tabindex="-1">Options: calls and puts</h2>
+    <p>An option is a contract about 100 shares of a company: the right to buy them (a call) or to sell them (a put) at a set price until a set date. You can lose all you paid for it, but never more. Open a company's page and scroll to <strong>Options</strong>.</p>
+    ${OPTION_TOPICS.map(([id, title, paragraphs]) => html`<div class="card gap-top" id="${id}"><h3 class="flush-top">${title}</h3>${paragraphs.map((text) => html`<p>${text}</p>`)}</div>`)}
     ${currentSession() ? '' : html`<p><a href="#/login">Back to log in</a></p>`}`);
+  if (params[0] === 'options') {
+    const section = document.getElementById('options-help');
+    section.scrollIntoView();
+    section.focus({ preventScroll: true });
+  }
 }

@@ -1,20 +1,23 @@
 // The history (#/history): realized totals as the server sums them, every trade of every period
-// (paged through the API), filters, and the CSV download.
+// (paged through the API), filters (options: contracts bought and sold, exercised, expired or
+// assigned), and the CSV download.
 import { html, render } from '/html.js';
 import { api } from '/api.js';
 import { view } from '/router.js';
-import { loadPortfolios, selectedPortfolioId } from '/portfolios.js';
+import { isReplay, loadPortfolios, selectedPortfolioId } from '/portfolios.js';
 import { download } from '/download.js';
 import { activityTable } from '/components/activity-table.js';
+import { isOptionActivity } from '/options.js';
 import { formatNumber, formatSignedMoney, tone } from '/format.js';
 
-const FILTERS = [['all', 'All'], ['buy', 'Buys'], ['sell', 'Sells'], ['profit', 'Profits'], ['loss', 'Losses']];
+const FILTERS = [['all', 'All'], ['buy', 'Buys'], ['sell', 'Sells'], ['profit', 'Profits'], ['loss', 'Losses'], ['options', 'Options']];
 const MATCHES = {
   all: () => true,
   buy: (a) => a.type === 'buy',
   sell: (a) => a.type === 'sell',
   profit: (a) => tone(a.realizedPnl) === 'up',
   loss: (a) => tone(a.realizedPnl) === 'down',
+  options: isOptionActivity,
 };
 
 function totals(summary) {
@@ -30,6 +33,8 @@ export default async function historyScreen({ live }) {
   const portfolios = await loadPortfolios();
   if (!live()) return;
   const id = selectedPortfolioId(portfolios);
+  // A replay's trades are dated by its own dates, not by when they were played.
+  const sessions = isReplay(portfolios.find((p) => p.id === id));
   view(html`<h1>History</h1>
     <div class="grid" id="totals"></div>
     <div class="spread toolbar">
@@ -37,7 +42,7 @@ export default async function historyScreen({ live }) {
       <button id="csv">Download CSV</button></div>
     <div class="card" id="activities"><p class="loading">Loading…</p></div>`);
   let all = [], filter = 'all';
-  const draw = () => render(document.getElementById('activities'), activityTable(all.filter(MATCHES[filter])));
+  const draw = () => render(document.getElementById('activities'), activityTable(all.filter(MATCHES[filter]), { sessions }));
   for (const button of document.querySelectorAll('[data-filter]')) {
     button.addEventListener('click', () => {
       filter = button.dataset.filter;

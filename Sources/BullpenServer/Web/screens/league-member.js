@@ -1,6 +1,6 @@
 // A league member's portfolio (#/leagues/{id}/members/{userId}): equity, cash and return, the
 // holdings and the trades, as the server shows them to the league's owner (or to every member
-// when the league's holdings are visible).
+// when the league's holdings are visible); a replay league's trades are dated by its dates.
 import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
@@ -8,6 +8,7 @@ import { holdingsTable, linkHoldingRows } from '/components/holdings-table.js';
 import { activityTable } from '/components/activity-table.js';
 import { moreButton, setupPager } from '/components/pager.js';
 import { statCard } from '/components/stat-card.js';
+import { isReplay } from '/portfolios.js';
 import { formatMoney, formatPercent, formatSignedMoney, tone } from '/format.js';
 
 export default async function memberScreen({ params: [leagueId, , userId], live }) {
@@ -43,6 +44,6 @@ export default async function memberScreen({ params: [leagueId, , userId], live 
   setupPager({
     moreId: 'more-activities', node, key: 'activities', live,
     page: (cursor) => api(`${base}/activities${cursor ? '?cursor=' + encodeURIComponent(cursor) : ''}`),
-    draw: (activities) => render(node, activityTable(activities, { empty: 'No trades yet.' })),
+    draw: (activities) => render(node, activityTable(activities, { empty: 'No trades yet.', sessions: isReplay(portfolio) })),
   });
 }

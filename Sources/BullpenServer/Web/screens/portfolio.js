@@ -3,6 +3,8 @@
 // replay portfolio also shows its date, the controls that move its time and what the last move
 // did, "End replay", and the report once it is ready. A league's portfolio shows its league, clock
 // and rules instead: its clock is the league's (moved by the league's owner), and it cannot be reset.
+// Option contracts are not among the holdings: they have a card per company of their own, with
+// the underlying's price, the shares held, and Sell and Exercise for each contract.
 import { html } from '/html.js';
 import { api } from '/api.js';
 import { view, route } from '/router.js';
@@ -14,6 +16,8 @@ import { holdingsTable, linkHoldingRows } from '/components/holdings-table.js';
 import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
 import { advancePanel, advanceSummary, setupAdvance, endReplayDialog } from '/components/advance-panel.js';
 import { statCard } from '/components/stat-card.js';
+import { optionCards, optionGroups, setupOptionCards } from '/components/option-cards.js';
+import { optionsAllowed } from '/options.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatSessionDate, formatSignedMoney, tone, typedDecimal } from '/format.js';
 
 /** A replay's date, shown large. */
@@ -63,12 +67,16 @@ export default async function portfolioScreen({ live }) {
   // owner moves it, and it has no report of its own.
   const pastPrices = isReplay(portfolio);
   const ownReplay = pastPrices && !inLeague;
+  const groups = optionGroups(positions.positions);
   const [options, league] = await Promise.all([
     ownReplay ? replayOptions().catch(() => null) : null,
     inLeague ? api(`/api/v1/leagues/${portfolio.leagueId}`).catch(() => null) : null,
   ]);
   if (!live()) return;
   const ready = ownReplay && reportReady(portfolio, options?.lastDate);
+  const stocks = positions.positions.filter((p) => !p.option);
+  // An ended replay trades no more, nor a closed league portfolio; a league may allow no options.
+  const canTrade = optionsAllowed(portfolio) && !(pastPrices && portfolio.clock.ended === true) && closedReason(portfolio) == null;
   view(html`<div class="spread"><h1>Portfolio</h1>
       <div class="row"><label for="portfolio-switch" class="visually-hidden">Portfolio</label>
         <select id="portfolio-switch" class="fit">${portfolios.map((p) => html`<option value="${p.id}" ${p.id === id ? 'selected' : ''}>${p.name}${p.leagueId ? ` (league${p.closedAt ? ', closed' : ''})` : ''}</option>`)}</select>
@@ -90,13 +98,18 @@ export default async function portfolioScreen({ live }) {
     <h2>Equity over time</h2>
     ${equityChartCard('equity-chart')}
     <h2>Holdings</h2>
-    <div class="card" id="holdings">${holdingsTable(positions.positions, { trends: pastPrices })}</div>`);
+    <div class="card" id="holdings">${stocks.length === 0 && groups.length
+      ? html`<p>No shares held. Your option contracts are below.</p>` : holdingsTable(stocks, { trends: pastPrices })}</div>
+    ${groups.length ? html`<h2 id="option-positions-title">Options</h2>
+      <div id="option-positions">${optionCards(groups, { canTrade })}</div>` : ''}`);
   document.getElementById('portfolio-switch').addEventListener('change', (event) => { selectPortfolio(event.target.value); route(); });
   document.getElementById('new-portfolio').addEventListener('click', newPortfolioDialog);
   document.getElementById('reset-portfolio')?.addEventListener('click', () => resetDialog(portfolio));
   document.getElementById('end-replay')?.addEventListener('click', () => endReplayDialog(portfolio));
   if (ownReplay) setupAdvance(portfolio, live);
   linkHoldingRows(document.getElementById('holdings'));
+  const optionNode = document.getElementById('option-positions');
+  if (optionNode) setupOptionCards(optionNode, { portfolio, positions: positions.positions, canTrade, onDone: route });
   api(`/api/v1/portfolios/${id}/history`).then((history) => {
     const node = document.getElementById('equity-chart');
     if (!live() || !node) return;

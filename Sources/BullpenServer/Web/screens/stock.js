@@ -3,7 +3,9 @@
 // can be sold at its last price but not bought. For a replay portfolio the page stands on the
 // replay's date (nothing later shows, no live price) and its chart is the trends graph: the last
 // 20 days or 3 months (#/stock/MSFT/trends scrolls to it). A league portfolio says which league's
-// rules its orders follow, and takes none once its player left or the league is over.
+// rules its orders follow, and takes none once its player left or the league is over. The options
+// section shows the company's option chain as of the portfolio's clock (#/stock/MSFT/options
+// scrolls to it); a row opens the contract's sheet.
 import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view, route } from '/router.js';
@@ -15,12 +17,14 @@ import { lineChart } from '/components/chart.js';
 import { toast } from '/components/toast.js';
 import { openTradeSheet } from '/components/trade-sheet.js';
 import { logo, changePill, endedBadge } from '/components/asset-row.js';
+import { optionChainSection, setupOptionChain } from '/components/option-chain.js';
 import { closedReason, portfolioRulePhrases } from '/leagues.js';
+import { optionsAllowed } from '/options.js';
 import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
 
 /** The chart's ranges: [id, label, range asked of the server, bars kept from its end (all when null)]. */
 const RANGES = ['5D', '1M', '3M', '6M', '1Y', '5Y', 'MAX'].map((r) => [r, r, r, null]);
-const TRENDS = [['20D', '20 days', '1M', 20], ['3M', '3 months', '3M', null], ['1Y', '1 year', '1Y', null]];
+const TRENDS = [['20D', '20 days', '1M', 20], ['3M', '3 months', '3M', null], ['1Y', '1 year', '1Y', null], ['5Y', '5 years', '5Y', null]];
 
 function fact(term, value, className = '') {
   return html`<div><dt class="muted small">${term}</dt><dd class="${className}">${value}</dd></div>`;
@@ -60,6 +64,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
   }
   if (!live()) return;
   const held = positions.positions.find((p) => p.symbol === asset.symbol);
+  const allowOptions = optionsAllowed(portfolio);
   const ended = asset.trading === false;
   // An ended replay trades no more, nor a league portfolio that was closed or whose league is not on.
   const leagueClosed = closedReason(portfolio);
@@ -88,6 +93,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
       ${held ? html`<p class="small muted">Dashed line: your break-even at the average cost of ${formatPrice(held.averageCost)}.</p>` : ''}
     </div>
     ${held ? positionCards(held) : ''}
+    ${optionChainSection(asset, { allowed: allowOptions })}
     <h2>About</h2>
     <div class="card"><dl class="grid facts">
       ${fact('52-week range', `${formatPrice(asset.fiftyTwoWeekLow)} – ${formatPrice(asset.fiftyTwoWeekHigh)}`)}
@@ -126,7 +132,9 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
     });
   }
   drawChart();
+  setupOptionChain(asset, selected, { portfolio, positions: positions.positions, canTrade: allowOptions && !closed, onDone: route }, live);
   if (focus === 'trends') document.getElementById('trends')?.scrollIntoView();
+  if (focus === 'options') document.getElementById('options')?.scrollIntoView();
   const trade = (side) => openTradeSheet({ side, asset, portfolio, onDone: route });
   document.getElementById('buy').addEventListener('click', () => trade('buy'));
   document.getElementById('sell').addEventListener('click', () => trade('sell'));
