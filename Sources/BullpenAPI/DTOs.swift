@@ -223,12 +223,20 @@ public struct ScenarioList: Codable, Sendable, Hashable {
 /// A closed trade in a replay report.
 public struct ClosedTradeDTO: Codable, Sendable, Hashable {
     public var symbol: String
+    /// `sell` for a sale of what was held, `buy` for written contracts bought back.
+    public var side: String
     public var date: String
+    /// Shares, or contracts.
     public var quantity: Int64
+    /// A share's price, or a contract's per share.
     public var price: String
     public var realizedPnl: String
-    public init(symbol: String, date: String, quantity: Int64, price: String, realizedPnl: String) {
-        self.symbol = symbol; self.date = date; self.quantity = quantity; self.price = price; self.realizedPnl = realizedPnl
+    /// The contract's terms, when the trade was an option's.
+    public var option: OptionContractDTO?
+    public init(symbol: String, side: String, date: String, quantity: Int64, price: String, realizedPnl: String,
+                option: OptionContractDTO? = nil) {
+        self.symbol = symbol; self.side = side; self.date = date; self.quantity = quantity; self.price = price
+        self.realizedPnl = realizedPnl; self.option = option
     }
 }
 

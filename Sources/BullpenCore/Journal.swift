@@ -69,6 +69,21 @@ public struct JournalEntry: Sendable, Hashable {
     /// position without a fill.
     public var isSettlement: Bool { kind == .exercise || kind == .expiry || kind == .assignment }
 
+    /// The trades among `journal` that close (part of) a position: a sale of shares or contracts
+    /// held, or a buy back of contracts written (a buy or a contract written opens one). Answers
+    /// them in the order they happened; each period (a reset starts one) starts empty.
+    public static func closingTrades(in journal: some Sequence<JournalEntry>) -> [JournalEntry] {
+        var held: [Int: [Symbol: Int64]] = [:]   // by period, then symbol
+        var closing: [JournalEntry] = []
+        for entry in journal.sorted(by: { ($0.period, $0.sequence) < ($1.period, $1.sequence) }) {
+            guard let symbol = entry.symbol, entry.quantityDelta != 0 else { continue }
+            let before = held[entry.period]?[symbol] ?? 0
+            if entry.kind == .trade, before != 0, (before > 0) != (entry.quantityDelta > 0) { closing.append(entry) }
+            held[entry.period, default: [:]][symbol] = before + entry.quantityDelta
+        }
+        return closing
+    }
+
     /// The fill a trade entry records, its cash move commission included. A trade entry's own
     /// `cashDelta` is the notional alone: the commission is cash moved by the entry that follows it.
     public var fill: Fill? {

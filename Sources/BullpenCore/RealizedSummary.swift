@@ -1,8 +1,8 @@
 /// Realized profits and losses over a stretch of a journal: the History screen's totals.
 public struct RealizedSummary: Sendable, Hashable {
-    /// The sum of the sells that made money.
+    /// The sum of the closing trades and settlements that made money.
     public var profits: Money = .zero
-    /// The sum of the sells that lost money (negative or zero).
+    /// The sum of the closing trades and settlements that lost money (negative or zero).
     public var losses: Money = .zero
     public var trades = 0
     public var buys = 0
@@ -21,11 +21,12 @@ public struct RealizedSummary: Sendable, Hashable {
             trades += 1
             switch entry.side {
             case .buy?: buys += 1
-            case .sell?:
-                sells += 1
-                if entry.realizedPnL > .zero { profits += entry.realizedPnL } else { losses += entry.realizedPnL }
+            case .sell?: sells += 1
             case nil: break
             }
+            // A sale of what is held realizes, and so does a buy back of written contracts;
+            // opening trades realize nothing.
+            if entry.realizedPnL > .zero { profits += entry.realizedPnL } else { losses += entry.realizedPnL }
         }
     }
 }

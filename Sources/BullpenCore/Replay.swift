@@ -256,9 +256,12 @@ public enum ReplayAdvance {
 
 /// The end-of-replay report: how the player did against the market and against doing nothing.
 public struct ReplayReport: Sendable, Hashable {
-    /// A closed trade: a sale and the profit or loss it realized.
+    /// A closed trade: a sale of what was held (or a buy back of written contracts) and the profit
+    /// or loss it realized.
     public struct ClosedTrade: Sendable, Hashable {
         public var symbol: Symbol
+        /// `.sell` for a sale of what was held, `.buy` for written contracts bought back.
+        public var side: OrderSide
         public var date: SessionDate
         public var quantity: Int64
         public var price: Price
@@ -314,10 +317,10 @@ public struct ReplayReport: Sendable, Hashable {
                 trough = snapshot.date
             }
         }
-        let trades = journal.sorted { $0.sequence < $1.sequence }.compactMap { entry -> ClosedTrade? in
-            guard entry.side == .sell, let symbol = entry.symbol, let price = entry.price else { return nil }
-            return ClosedTrade(symbol: symbol, date: SessionDate(entry.priceAsOf ?? entry.createdAt),
-                               quantity: -entry.quantityDelta, price: price, realizedPnL: entry.realizedPnL)
+        let trades = JournalEntry.closingTrades(in: journal).compactMap { entry -> ClosedTrade? in
+            guard let symbol = entry.symbol, let side = entry.side, let price = entry.price else { return nil }
+            return ClosedTrade(symbol: symbol, side: side, date: SessionDate(entry.priceAsOf ?? entry.createdAt),
+                               quantity: abs(entry.quantityDelta), price: price, realizedPnL: entry.realizedPnL)
         }
         // The first of equal trades is kept: earlier wins ties.
         let best = trades.reduce(nil as ClosedTrade?) { best, trade in best.map { trade.realizedPnL > $0.realizedPnL ? trade : $0 } ?? trade }

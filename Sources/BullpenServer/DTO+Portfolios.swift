@@ -147,8 +147,9 @@ extension HoldingChangeDTO {
 
 extension ClosedTradeDTO {
     init(_ trade: ReplayReport.ClosedTrade) {
-        self.init(symbol: trade.symbol.rawValue, date: trade.date.description, quantity: trade.quantity,
-                  price: trade.price.perShare(of: trade.symbol).decimalString, realizedPnl: trade.realizedPnL.decimalString)
+        self.init(symbol: trade.symbol.rawValue, side: trade.side.rawValue, date: trade.date.description, quantity: trade.quantity,
+                  price: trade.price.perShare(of: trade.symbol).decimalString, realizedPnl: trade.realizedPnL.decimalString,
+                  option: OptionContractDTO(trade.symbol))
     }
 }
 

@@ -85,7 +85,9 @@ struct ReplayTests {
                          commission: .zero, realizedPnL: Money(cents: pnl), orderID: nil, fillID: nil,
                          priceAsOf: Self.day(date).date, createdAt: Date())
         }
-        let journal = [sale(2, 10, -150_00, "2009-03-04"), sale(3, 5, 420_00, "2009-03-05"), sale(4, 1, 420_00, "2009-03-05")]
+        var bought = sale(1, -16, 0, "2009-03-02")
+        bought.side = .buy
+        let journal = [bought, sale(2, 10, -150_00, "2009-03-04"), sale(3, 5, 420_00, "2009-03-05"), sale(4, 1, 420_00, "2009-03-05")]
         let spx = Dictionary(uniqueKeysWithValues: zip(dates, ["700", "710", "690", "680", "735"].map { Price(parsing: $0)! }))
         let report = try #require(ReplayReport.build(
             startingCash: Money(dollars: 10_000), snapshots: snapshots, journal: journal, benchmark: spx,
@@ -101,5 +103,28 @@ struct ReplayTests {
         #expect(report.buyAndHoldStocks == Money(dollars: 10_625))                  // 250 × 2.50 more
         #expect(report.buyAndHoldBenchmark == Money(dollars: 10_500))
         #expect(report.points.map(\.equity) == equities.map { Money(cents: $0) })
+    }
+
+    /// Closed trades are the sales of what was held and the buy backs of written contracts: writing
+    /// a contract opens a position (it realizes nothing yet), and so does a buy.
+    @Test func closedTradesAreSalesOfHoldingsAndBuyBacksOfWrittenContracts() throws {
+        let ko = Symbol("KO")!
+        let call = OptionContract(underlying: ko, type: .call, expiration: SessionDate(iso: "2020-01-17")!, strike: Price(parsing: "65")!).symbol
+        var sequence: Int64 = 0
+        func entry(_ symbol: Symbol, _ side: OrderSide, _ delta: Int64, _ pnl: Int64, period: Int = 1) -> JournalEntry {
+            sequence += 1
+            return JournalEntry(id: JournalEntryID(UUID()), portfolioID: PortfolioID(UUID()), period: period, sequence: sequence,
+                                kind: .trade, symbol: symbol, side: side, quantityDelta: delta, price: Price(parsing: "1.20")!,
+                                cashDelta: .zero, commission: .zero, realizedPnL: Money(cents: pnl), orderID: nil, fillID: nil,
+                                priceAsOf: Self.day("2019-12-02").date, createdAt: Date())
+        }
+        let journal = [entry(ko, .buy, 100, 0), entry(call, .sell, -1, 0), entry(call, .buy, 1, -45_00),
+                       entry(call, .sell, -1, 0), entry(ko, .sell, -50, 80_00),
+                       entry(ko, .buy, 10, 0, period: 2), entry(ko, .sell, -10, -5_00, period: 2)]
+        let closing = JournalEntry.closingTrades(in: journal.reversed())
+        #expect(closing.map(\.sequence) == [3, 5, 7])
+        let summary = RealizedSummary(journal)
+        #expect(summary.profits == Money(dollars: 80) && summary.losses == Money(dollars: -50))
+        #expect(summary.buys == 3 && summary.sells == 4)
     }
 }

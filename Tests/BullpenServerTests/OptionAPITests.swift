@@ -263,6 +263,13 @@ struct OptionAPITests {
             // The put's shares cost its strike less the premium it brought.
             #expect(cents(held[0].costBasis) == (cents(high.strike) - cents(deepPut.bid)) * 100)
             try await server.expectBalanced(player, replay.id)
+            // The report's only closed trade is the buy back (writing opened, the assignments settled).
+            #expect(try await server.send(.POST, "/api/v1/portfolios/\(replay.id)/end", token: player.accessToken).status == 200)
+            let report = try await server.send(.GET, "/api/v1/portfolios/\(replay.id)/report", token: player.accessToken)
+                .decode(ReplayReportDTO.self)
+            let worst = try #require(report.worstTrade)
+            #expect(worst == report.bestTrade && worst.side == "buy" && worst.quantity == 1 && worst.price == farPut.ask)
+            #expect(worst.option?.title == farPut.contract.title && cents(worst.realizedPnl) == (cents(farPut.bid) - cents(farPut.ask)) * 100)
         }
     }
 

@@ -500,3 +500,10 @@ def test_writing_a_covered_call_then_its_assignment_at_expiry(server, driver_fac
     shares = next(r for r in rows if "100 shares of AAPL" in r.text)
     assert "Sold 100 shares of AAPL at the strike" in shares.text
     assert shares.find_elements(By.TAG_NAME, "td")[3].text == signed_money_text(delivered["amount"])
+
+    # The report's best trade is the buy back, told as one (writing opened, the assignment settled).
+    assert fetch_json(driver, f"/api/v1/portfolios/{portfolio['id']}/end", "POST")["status"] == 200
+    go(driver, server, "report")
+    loaded(driver, "report")
+    best = visible(driver, "#report-best").find_element(By.XPATH, "..").text
+    assert f"Bought back 1 contract of {call['contract']['title']}" in best, best

@@ -1,18 +1,24 @@
 // The report of the selected replay (#/report): how it went against the S&P 500, its largest fall,
-// best and worst trades, time invested, what buying and holding would have made, and the equity
-// curve. Every figure is the server's. Ready once the replay is ended or stands on the data's last day.
+// best and worst trades (a sale, or written contracts bought back), time invested, what buying and
+// holding would have made, and the equity curve. Every figure is the server's. Ready once the replay is ended or stands on the data's last day.
 import { html } from '/html.js';
 import { api } from '/api.js';
 import { view } from '/router.js';
 import { loadSelectedPortfolio, isReplay } from '/portfolios.js';
 import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
 import { statCard } from '/components/stat-card.js';
+import { contractsText } from '/options.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatShare, formatSignedMoney, tone } from '/format.js';
+
+/** What a closed trade did, in words: "Sold 5 MSFT at $25.00 on Mar 2, 2009", "Bought back 1 contract of AAPL Mar 20 $90 Call at …". */
+function tradeNote(t) {
+  const what = t.option ? `${contractsText(t.quantity)} of ${t.option.title}` : `${formatNumber(t.quantity)} ${t.symbol}`;
+  return `${t.side === 'buy' ? 'Bought back' : 'Sold'} ${what} at ${formatPrice(t.price)}${t.option ? ' a share' : ''} on ${formatDate(t.date)}`;
+}
 
 function trade(label, id, t) {
   if (!t) return statCard(label, id, '—', { note: 'No sale yet' });
-  return statCard(label, id, formatSignedMoney(t.realizedPnl), { className: tone(t.realizedPnl),
-    note: `Sold ${formatNumber(t.quantity)} ${t.symbol} at ${formatPrice(t.price)} on ${formatDate(t.date)}` });
+  return statCard(label, id, formatSignedMoney(t.realizedPnl), { className: tone(t.realizedPnl), note: tradeNote(t) });
 }
 
 function notReady(title, text) {
