@@ -28,7 +28,7 @@ class Server:
 
     def start(self):
         os.makedirs(self.data_dir, exist_ok=True)
-        env = dict(os.environ, BULLPEN_BCRYPT_COST="4", LOG_LEVEL="error", BULLPEN_MARKET_DATA=pack_directory() or "")
+        env = dict(os.environ, BULLPEN_BCRYPT_COST="4", BULLPEN_REGISTRATIONS_PER_ADDRESS="100000", LOG_LEVEL="error", BULLPEN_MARKET_DATA=pack_directory() or "")
         env.update(self.extra_env)
         self.log = open(self.log_path, "a")
         offset = os.path.getsize(self.log_path)

@@ -34,6 +34,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case methodNotAllowed = "method_not_allowed"
     case payloadTooLarge = "payload_too_large"
     case unsupportedMediaType = "unsupported_media_type"
+    case upgradeRequired = "upgrade_required"
     // 409: the state of things says no.
     case usernameTaken = "username_taken"
     case portfolioNameTaken = "portfolio_name_taken"
@@ -108,6 +109,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
+        case .upgradeRequired: 426
         case .invalidUsername, .weakPassword, .invalidName, .invalidStartingCash, .noPrice, .notTrading,
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,

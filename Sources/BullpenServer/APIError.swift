@@ -47,8 +47,14 @@ struct APIError: Error, Sendable {
             self.init(Self.code(for: abort.status), APIError.message(for: abort))
             self.headers = abort.headers
         default:
-            self.init(.internalError, "Something went wrong on our side. It has been logged.")
+            if let overloaded = StoreError.overloaded(error) {
+                self.init(Self.code(overloaded.code), overloaded.message)
+            } else {
+                self.init(.internalError, "Something went wrong on our side. It has been logged.")
+            }
         }
+        // A 503 says when to come back.
+        if status.code == 503, headers.first(name: "Retry-After") == nil { headers.replaceOrAdd(name: "Retry-After", value: "1") }
     }
 
     /// The enum case of a domain error's wire code (every one is listed in ``ErrorCode``; the

@@ -31,9 +31,11 @@ public enum BullpenApp {
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: LoginThrottle(limitPerAccount: configuration.loginFailuresPerAccount,
-                                    limitPerAddress: configuration.loginFailuresPerAddress,
-                                    window: configuration.loginWindow, time: time),
+            throttle: LoginThrottle(policy: .init(perPair: configuration.loginFailuresPerPair,
+                                                  perAccount: configuration.loginFailuresPerAccount,
+                                                  perAddress: configuration.loginFailuresPerAddress,
+                                                  window: configuration.loginWindow), time: time),
+            registrations: RateLimiter(limit: configuration.registrationsPerAddress, window: configuration.registrationWindow, time: time),
             time: time, configuration: configuration)
 
         app.http.server.configuration.hostname = configuration.host
@@ -46,6 +48,7 @@ public enum BullpenApp {
         app.middleware.use(SecurityHeadersMiddleware(simulatedMarket: marketData?.isSimulated ?? false))
         app.middleware.use(ErrorEnvelopeMiddleware())
         app.middleware.use(WebAppMiddleware())
+        app.middleware.use(MethodNotAllowedMiddleware())
         // Compress the web app's files; small API answers are faster sent as they are.
         app.http.server.configuration.responseCompression = .disabled(
             allowedTypes: [.html, .css, HTTPMediaType(type: "text", subType: "javascript")], allowRequestOverrides: false)

@@ -12,6 +12,8 @@ struct BullpenServices: Sendable {
     let tokens: AccessTokens
     let hasher: PasswordHasher
     let throttle: LoginThrottle
+    /// Registrations per client address.
+    let registrations: RateLimiter
     let time: any TimeSource
     let configuration: ServerConfiguration
 

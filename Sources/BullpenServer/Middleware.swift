@@ -1,3 +1,4 @@
+import BullpenAPI
 import Foundation
 import Vapor
 
@@ -58,5 +59,56 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         }
         return response
+    }
+}
+
+/// A path that exists, asked with a method it does not take: 405 with `Allow` listing the ones
+/// it does (HEAD with GET), not the router's 404.
+struct MethodNotAllowedMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch let notFound as RouteNotFound {
+            let allowed = Self.methods(of: request.url.path, in: request.application.routes.all)
+            guard !allowed.isEmpty else { throw notFound }
+            let list = allowed.joined(separator: ", ")
+            throw APIError(.methodNotAllowed, "\(request.url.path) takes \(list), not \(request.method.rawValue).",
+                           headers: ["Allow": list])
+        }
+    }
+
+    /// The methods of the resource at `path`, in a stable order. A constant segment wins over a
+    /// parameter, which wins over a catch-all, across methods: `/leagues/join` is the join
+    /// resource (POST), not a league whose id is "join" (GET, PATCH, DELETE).
+    static func methods(of path: String, in routes: [Route]) -> [String] {
+        var candidates = routes.map { (route: $0, rest: $0.path[...]) }
+        for segment in path.split(separator: "/").map(String.init) {
+            let next = candidates.filter { !$0.rest.isEmpty }
+            let constants = next.filter { $0.rest.first == .constant(segment) }
+            let parameters = next.filter { isParameter($0.rest.first) }
+            guard let matched = [constants, parameters].first(where: { !$0.isEmpty }) else {
+                // A catch-all takes the rest of the path.
+                return sorted(next.filter { $0.rest.first == .catchall }.map(\.route))
+            }
+            candidates = matched.map { ($0.route, $0.rest.dropFirst()) }
+        }
+        return sorted(candidates.filter { $0.rest.isEmpty || $0.rest.first == .catchall }.map(\.route))
+    }
+
+    private static func isParameter(_ component: PathComponent?) -> Bool {
+        switch component {
+        case .parameter?, .anything?: true
+        default: false
+        }
+    }
+
+    private static func sorted(_ routes: [Route]) -> [String] {
+        var methods = Set<String>()
+        for route in routes {
+            methods.insert(route.method.rawValue)
+            if route.method == .GET { methods.insert("HEAD") }
+        }
+        let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        return methods.sorted { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
     }
 }

@@ -28,10 +28,20 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost = 12
     /// Run migrations at start on PostgreSQL too (they always run on SQLite).
     public var migrateOnStart = false
-    /// Failed logins allowed per account and per client address within ``loginWindow``.
-    public var loginFailuresPerAccount = 5
-    public var loginFailuresPerAddress = 20
+    /// Failed logins within ``loginWindow`` allowed per account from one address (then it waits
+    /// for the window), per account from every address and per address over every account (then
+    /// each try waits a growing delay, except an account's from an address it logged in from).
+    public var loginFailuresPerPair = 5
+    public var loginFailuresPerAccount = 10
+    public var loginFailuresPerAddress = 50
     public var loginWindow: TimeInterval = 15 * 60
+    /// Accounts one client address may create within ``registrationWindow``
+    /// (`BULLPEN_REGISTRATIONS_PER_ADDRESS`; test harnesses that create hundreds raise it).
+    public var registrationsPerAddress = 30
+    public var registrationWindow: TimeInterval = 10 * 60
+    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client
+    /// (`BULLPEN_TRUSTED_PROXIES`, comma-separated); from any other peer the header is ignored.
+    public var trustedProxies: Set<String> = []
     /// How often the quote stream asks the market data for changes.
     public var streamInterval: Duration = .seconds(1)
     /// Whether the server stores live portfolios' closing equity after each session (tests that
@@ -51,7 +61,7 @@ public struct ServerConfiguration: Sendable {
     public static let variables = [
         "BULLPEN_HOST", "BULLPEN_PORT", "BULLPEN_DATA_DIR", "BULLPEN_MARKET_DATA", "DATABASE_URL", "FINNHUB_API_KEY",
         "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
-        "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_MIGRATE_ON_START", "LOG_LEVEL",
+        "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START", "LOG_LEVEL",
     ]
 
     /// Reads `BULLPEN_*`, `DATABASE_URL` from `environment`.
@@ -82,6 +92,14 @@ public struct ServerConfiguration: Sendable {
         }
         if let origins = environment["BULLPEN_ALLOWED_ORIGINS"], !origins.isEmpty {
             config.allowedOrigins = Set(origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        if let limit = environment["BULLPEN_REGISTRATIONS_PER_ADDRESS"], !limit.isEmpty {
+            if let value = Int(limit), value > 0 { config.registrationsPerAddress = value } else {
+                problems.append("BULLPEN_REGISTRATIONS_PER_ADDRESS must be a whole number above 0, not '\(limit)'")
+            }
+        }
+        if let proxies = environment["BULLPEN_TRUSTED_PROXIES"], !proxies.isEmpty {
+            config.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
         if let flag = environment["BULLPEN_MIGRATE_ON_START"], !flag.isEmpty {
             config.migrateOnStart = ["1", "true", "yes"].contains(flag.lowercased())

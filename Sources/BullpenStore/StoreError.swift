@@ -1,3 +1,5 @@
+import AsyncKit
+import FluentKit
 import Foundation
 
 /// Errors of the persistence layer that a client can cause; the server maps them to HTTP.
@@ -120,5 +122,17 @@ extension StoreError {
             throw StoreError.corruptRow(table: table, id: id.uuidString.lowercased())
         }
         return decoded
+    }
+}
+
+extension StoreError {
+    /// `error` as the store's own when it says the database cannot take the request now (its
+    /// connection pool had no connection free in time, or the connection closed): 503 with a
+    /// retry, never a 500. Nil for any other error.
+    public static func overloaded(_ error: any Error) -> StoreError? {
+        if error is ConnectionPoolTimeoutError { return .unavailable }
+        if let error = error as? ConnectionPoolError, case .shutdown = error { return .unavailable }
+        if let error = error as? any DatabaseError, error.isConnectionClosed { return .unavailable }
+        return nil
     }
 }

@@ -195,6 +195,7 @@ enum BenchSetup {
         var config = ServerConfiguration()
         config.dataDirectory = directory
         config.port = 0
+        config.registrationsPerAddress = 1_000_000   // every bench player comes from loopback
         return (directory, config)
     }
 }

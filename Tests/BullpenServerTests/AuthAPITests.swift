@@ -66,8 +66,8 @@ struct AuthAPITests {
         }
     }
 
-    @Test func repeatedFailedLoginsAreThrottledPerAccount() async throws {
-        try await withServer(configure: { $0.loginFailuresPerAccount = 3 }) { server in
+    @Test func repeatedFailedLoginsAreThrottledPerAccountAndAddress() async throws {
+        try await withServer(configure: { $0.loginFailuresPerPair = 3 }) { server in
             let player = try await server.register("frank")
             for _ in 0..<3 {
                 let reply = try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: "frank", password: "wrong password!"))
@@ -81,7 +81,8 @@ struct AuthAPITests {
     }
 
     @Test func repeatedFailedLoginsAreThrottledPerAddress() async throws {
-        try await withServer(configure: { $0.loginFailuresPerAddress = 4 }) { server in
+        // Time stands still: the growing delay that starts at the limit is still running.
+        try await withServer(time: FixedTimeSource(Date()), configure: { $0.loginFailuresPerAddress = 4 }) { server in
             let player = try await server.register("gina")
             for i in 0..<4 {
                 _ = try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: "someone\(i)", password: "wrong password!"))

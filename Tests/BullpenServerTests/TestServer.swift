@@ -73,6 +73,7 @@ final class TestServer: Sendable {
         config.dataDirectory = directory
         config.port = 0
         config.bcryptCost = 4   // production uses 12; tests would take minutes
+        config.registrationsPerAddress = 100_000   // every test player comes from loopback
         configure(&config)
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath), time: time, logger: quietLogger)
         try await store.migrate()
@@ -96,9 +97,10 @@ final class TestServer: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Sends a request; `json` is encoded, `body` sent as is.
+    /// Sends a request; `json` is encoded, `body` sent as is (as JSON unless `headers` say
+    /// otherwise, or with no content type at all when `omitContentType`).
     func send(_ method: HTTPMethod, _ path: String, token: String? = nil, json: (any Encodable)? = nil,
-              body: String? = nil, headers: [(String, String)] = []) async throws -> Reply {
+              body: String? = nil, headers: [(String, String)] = [], omitContentType: Bool = false) async throws -> Reply {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -107,7 +109,7 @@ final class TestServer: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try APIContract.makeEncoder().encode(json)))
         } else if let body {
-            if !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+            if !omitContentType && !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
                 request.headers.add(name: "Content-Type", value: "application/json")
             }
             request.body = .bytes(ByteBuffer(string: body))

@@ -86,10 +86,14 @@ struct AccessTokens: Sendable {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
+    /// The bytes of unpadded base64url `text` in its one canonical spelling: padding, other
+    /// alphabets and unused low bits set in the last character are refused (each would let a
+    /// token be spelt several ways, all verifying).
     static func decodeBase64URL(_ text: some StringProtocol) -> Data? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        guard let data = Data(base64Encoded: base64), base64URL(data) == text else { return nil }
+        return data
     }
 }
 

@@ -10,11 +10,21 @@ import Vapor
 extension Request {
     /// Decodes the JSON body as `T`, refusing fields `T` does not declare (so that nobody can slip
     /// `cash` into a rename) and naming the field at fault in the error.
+    /// The body must say it is JSON (`Content-Type: application/json`), give each field once and
+    /// write its numbers as whole numbers (see ``StrictJSON``).
     func decodeJSON<T: RequestBody>(_ type: T.Type) throws -> T {
         guard let buffer = body.data, buffer.readableBytes > 0 else {
             throw APIError(.invalidJSON, "The request needs a JSON body.")
         }
+        guard let contentType = headers.contentType, contentType.type == "application", contentType.subType == "json" else {
+            throw APIError(.unsupportedMediaType, "Send the body as JSON, with Content-Type: application/json.")
+        }
         let data = Data(buffer: buffer)
+        do {
+            try StrictJSON.check(buffer.readableBytesView)
+        } catch {
+            throw APIError.validation(error.message)
+        }
         do {
             return try APIContract.makeDecoder().decode(StrictBody<T>.self, from: data).value
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
@@ -49,6 +59,16 @@ extension Request {
             throw APIError(.invalidDates, "\(name) must be a date like 2024-03-28.")
         }
         return date
+    }
+
+    /// The client's address: the peer's, or, when the peer is a trusted reverse proxy, the last
+    /// address its `X-Forwarded-For` adds (the one the proxy saw; earlier ones the client wrote).
+    var clientAddress: String {
+        let peer = remoteAddress?.ipAddress ?? "unknown"
+        guard bullpen.configuration.trustedProxies.contains(peer),
+              let forwarded = headers[canonicalForm: "X-Forwarded-For"].last.map(String.init), !forwarded.isEmpty
+        else { return peer }
+        return forwarded
     }
 
     /// `live`, or a replay at `?asOf=YYYY-MM-DD`.

@@ -133,7 +133,7 @@ struct AssetRoutes: RouteCollection {
     /// `?name=` as one of an enum's raw values (nil when absent); the error lists them.
     static func choice<T: RawRepresentable & CaseIterable>(_ req: Request, _ name: String,
                                                           code: ErrorCode) throws -> T? where T.RawValue == String {
-        guard let text = req.query[String.self, at: name], !text.isEmpty else { return nil }
+        guard let text = req.query[String.self, at: name] else { return nil }
         guard let value = T(rawValue: text) else {
             throw APIError(code, "\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
         }

@@ -46,6 +46,10 @@ struct AuthRoutes: RouteCollection {
         let credentials = try req.decodeJSON(Credentials.self)
         let key = try AccountRules.usernameKey(credentials.username)
         try AccountRules.validatePassword(credentials.password, username: credentials.username)
+        if let wait = await req.bullpen.registrations.take(req.clientAddress) {
+            throw APIError(.rateLimited, "Too many accounts were created from this address. Try again in \(wait) seconds.",
+                           headers: ["Retry-After": String(wait)])
+        }
         let hash = try await req.bullpen.hasher.hash(credentials.password)
         let user = try await req.bullpen.store.createUser(username: credentials.username, usernameKey: key, passwordHash: hash)
         return try jsonResponse(try await startSession(for: user, req: req), status: .created)
@@ -55,17 +59,25 @@ struct AuthRoutes: RouteCollection {
         let credentials = try req.decodeJSON(Credentials.self)
         let services = req.bullpen
         let account = credentials.username.lowercased()
-        let address = req.remoteAddress?.ipAddress ?? "unknown"
-        if let wait = await services.throttle.retryAfter(account: account, address: address) {
-            throw APIError(.tooManyAttempts, "Too many failed logins. Try again in \(wait) seconds.",
-                           headers: ["Retry-After": String(wait)])
+        // The try is counted before the password is hashed: guesses sent at once are throttled too.
+        let attempt: LoginThrottle.Attempt
+        switch await services.throttle.begin(account: account, address: req.clientAddress) {
+        case .wait(let seconds):
+            throw APIError(.tooManyAttempts, "Too many failed logins. Try again in \(seconds) seconds.",
+                           headers: ["Retry-After": String(seconds)])
+        case .proceed(let reserved): attempt = reserved
         }
-        let user = try await services.store.user(usernameKey: account)
-        guard try await services.hasher.verify(credentials.password, against: user?.passwordHash), let user else {
-            await services.throttle.recordFailure(account: account, address: address)
-            throw APIError(.invalidCredentials, "The username or password is wrong.")
+        let verified: Bool
+        let user: UserRecord?
+        do {
+            user = try await services.store.user(usernameKey: account)
+            verified = try await services.hasher.verify(credentials.password, against: user?.passwordHash)
+        } catch {
+            await services.throttle.abandoned(attempt)
+            throw error
         }
-        await services.throttle.recordSuccess(account: account)
+        guard verified, let user else { throw APIError(.invalidCredentials, "The username or password is wrong.") }
+        await services.throttle.succeeded(attempt)
         return try jsonResponse(try await startSession(for: user, req: req))
     }
 

@@ -8,6 +8,10 @@ import Vapor
 /// `GET /api/v1/stream`: live quotes over a WebSocket.
 struct StreamRoutes: RouteCollection {
     static let maxSymbolsPerClient = 100
+    /// The largest message a client may send: a frame larger is refused by the frame decoder
+    /// (close 1009), a message put together from smaller frames by ``StreamSession`` (an error
+    /// message saying so, then close 1009).
+    static let maxMessageBytes = 1 << 16
     static let authTimeout: Duration = .seconds(10)
 
     func boot(routes: any RoutesBuilder) throws {
@@ -22,10 +26,16 @@ struct StreamRoutes: RouteCollection {
         if let token = req.query[String.self, at: "token"] {
             caller = try await req.caller(token: token)
         }
+        // Without a WebSocket upgrade there is nothing to switch to (Vapor would answer 101 and hang).
+        guard req.headers[canonicalForm: "Connection"].contains(where: { $0.lowercased() == "upgrade" }),
+              req.headers[canonicalForm: "Upgrade"].contains(where: { $0.lowercased() == "websocket" }) else {
+            throw APIError(.upgradeRequired, "The stream is a WebSocket: ask to upgrade (Connection: Upgrade, Upgrade: websocket).",
+                           headers: ["Upgrade": "websocket"])
+        }
         let simulated = req.bullpen.marketData?.isSimulated ?? false
         let maxBacklog = req.bullpen.configuration.streamMaxBacklog
         let preauthenticated = caller
-        return req.webSocket(maxFrameSize: .init(integerLiteral: 1 << 16), shouldUpgrade: { req in
+        return req.webSocket(maxFrameSize: .init(integerLiteral: Self.maxMessageBytes), shouldUpgrade: { req in
             req.eventLoop.makeSucceededFuture([:])
         }, onUpgrade: { req, socket in
             // Handlers go on synchronously, before any frame can arrive, and messages are handled
@@ -95,6 +105,11 @@ actor StreamSession {
     }
 
     func handle(_ text: String) async {
+        guard text.utf8.count <= StreamRoutes.maxMessageBytes else {
+            send(problem("message_too_large", "Messages are at most 64 KiB."))
+            try? await subscriber.socket.close(code: .messageTooLarge)
+            return
+        }
         guard let message = try? JSONDecoder().decode(StreamRequest.self, from: Data(text.utf8)) else {
             return send(problem("invalid_message", "Messages are JSON objects with a type: auth, subscribe or unsubscribe."))
         }
@@ -109,8 +124,13 @@ actor StreamSession {
             }
         case "subscribe", "unsubscribe":
             guard authenticated else { return send(problem("unauthorized", "Send {\"type\":\"auth\",\"token\":...} first.")) }
-            let texts = message.symbols ?? []
-            let symbols = texts.compactMap(Symbol.init)
+            // A symbol named twice (in any spelling) is one subscription and one quote.
+            var symbols: [Symbol] = [], malformed: [String] = [], seen = Set<String>()
+            for text in message.symbols ?? [] {
+                let symbol = Symbol(text)
+                guard seen.insert(symbol?.rawValue ?? text).inserted else { continue }
+                if let symbol { symbols.append(symbol) } else { malformed.append(text) }
+            }
             if message.type == "unsubscribe" {
                 await hub.unsubscribe(subscriber.id, from: symbols)
                 return send(StreamMessage(type: "unsubscribed", symbols: symbols.map(\.rawValue)))
@@ -119,7 +139,7 @@ actor StreamSession {
             guard current.union(symbols).count <= StreamRoutes.maxSymbolsPerClient else {
                 return send(problem("too_many_symbols", "Subscribe to at most \(StreamRoutes.maxSymbolsPerClient) symbols."))
             }
-            var known: [Symbol] = [], unknown = texts.filter { Symbol($0) == nil }
+            var known: [Symbol] = [], unknown = malformed
             for symbol in symbols {
                 if (try? await request.bullpen.marketData?.asset(symbol)) != nil { known.append(symbol) } else { unknown.append(symbol.rawValue) }
             }

@@ -1,0 +1,355 @@
+import AsyncKit
+import BullpenAPI
+import BullpenCore
+import BullpenTestSupport
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+import Vapor
+@testable import BullpenServer
+
+/// The defects an outside attack found (issue 12), each reproduced: logins and registrations
+/// under abuse, strict bodies, methods, tokens and the stream.
+@Suite("Hardening")
+struct HardeningTests {
+    /// Sends a login as if from `address` (the test server trusts loopback as its proxy).
+    static func login(_ server: TestServer, _ username: String, _ password: String, from address: String) async throws -> TestServer.Reply {
+        try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: username, password: password),
+                              headers: [("X-Forwarded-For", address)])
+    }
+
+    static func behindProxy(_ config: inout ServerConfiguration) { config.trustedProxies = ["127.0.0.1"] }
+
+    // MARK: 1. Guesses sent at once are counted before any is hashed
+
+    @Test func parallelWrongPasswordsAreCountedBeforeHashing() async throws {
+        try await withServer(configure: Self.behindProxy) { server in
+            _ = try await server.register("hana")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await Self.login(server, "hana", "not the password", from: "10.1.1.1").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count == 15, "\(statuses)")
+        }
+    }
+
+    // MARK: 3. Nobody can lock the owner out
+
+    @Test func theOwnerKeepsTheirWayInWhileOthersGuess() async throws {
+        // Time stands still, so that every wait is still running when the next try comes.
+        try await withServer(time: FixedTimeSource(Date()), configure: Self.behindProxy) { server in
+            let owner = try await server.register("ivan")
+            #expect(try await Self.login(server, "ivan", owner.password, from: "10.0.0.1").status == 200)
+            // One address: five tries, then it waits the window out, and says so.
+            for _ in 0..<5 { #expect(try await Self.login(server, "ivan", "guess one two", from: "10.0.0.2").status == 401) }
+            let blocked = try await Self.login(server, "ivan", "guess one two", from: "10.0.0.2")
+            #expect(blocked.status == 429 && blocked.errorCode == "too_many_attempts")
+            let wait = try #require(blocked.headers.first(name: "Retry-After").flatMap(Int.init))
+            #expect(wait == 900 && blocked.text.contains("900 seconds"))
+            // The right password from that address is refused too: the pair is strict.
+            #expect(try await Self.login(server, "ivan", owner.password, from: "10.0.0.2").status == 429)
+            // Many addresses, a few guesses each: past ten, the account's tries wait a growing delay.
+            var refused = 0
+            for host in 3..<9 {
+                for _ in 0..<2 where try await Self.login(server, "ivan", "guess one two", from: "10.0.0.\(host)").status == 429 {
+                    refused += 1
+                }
+            }
+            #expect(refused > 0)
+            // ...which a new device with the right password meets too,
+            let newDevice = try await Self.login(server, "ivan", owner.password, from: "10.0.0.99")
+            #expect(newDevice.status == 429 && newDevice.headers.first(name: "Retry-After") != nil)
+            // but the owner, from where they logged in before, is let in at once.
+            #expect(try await Self.login(server, "ivan", owner.password, from: "10.0.0.1").status == 200)
+        }
+    }
+
+    @Test func oneAddressFailingForManyAccountsDoesNotBlockTheOnesKnownThere() async throws {
+        try await withServer(time: FixedTimeSource(Date()), configure: { config in
+            Self.behindProxy(&config)
+            config.loginFailuresPerAddress = 8
+        }) { server in
+            let student = try await server.register("jules")
+            let newcomer = try await server.register("kim")
+            #expect(try await Self.login(server, "jules", student.password, from: "192.0.2.7").status == 200)
+            // A school behind one address: someone mistypes eight names.
+            for i in 0..<8 { _ = try await Self.login(server, "nobody\(i)", "wrong password!", from: "192.0.2.7") }
+            // A classmate who has logged in there before gets in; one who never has waits a little.
+            #expect(try await Self.login(server, "jules", student.password, from: "192.0.2.7").status == 200)
+            #expect(try await Self.login(server, "kim", newcomer.password, from: "192.0.2.7").status == 429)
+            // Elsewhere, nobody is affected.
+            #expect(try await Self.login(server, "kim", newcomer.password, from: "198.51.100.1").status == 200)
+        }
+    }
+
+    @Test func forwardedAddressesCountOnlyFromTrustedProxies() async throws {
+        try await withServer(configure: { $0.loginFailuresPerPair = 2 }) { server in
+            let player = try await server.register("lena")
+            // Not a trusted proxy: the header is ignored, so changing it does not reset the count.
+            for i in 0..<2 { _ = try await Self.login(server, "lena", "wrong password!", from: "10.2.0.\(i)") }
+            #expect(try await Self.login(server, "lena", player.password, from: "10.2.0.9").status == 429)
+        }
+    }
+
+    // MARK: 2. A burst of registrations
+
+    @Test func aBurstOfRegistrationsIsRefusedCleanlyAndReadsGoOn() async throws {
+        try await withServer(configure: { $0.registrationsPerAddress = 10 }) { server in
+            let reader = try await server.register("mona")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<60 {
+                    group.addTask {
+                        try await server.send(.POST, "/api/v1/auth/register",
+                                              json: Credentials(username: i % 2 == 0 ? "mona" : "burst\(i)", password: "a long enough passphrase"))
+                            .status
+                    }
+                }
+                group.addTask { try await server.send(.GET, "/api/v1/me", token: reader.accessToken).status + 10_000 }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.contains(10_200), "a logged-in read answers during the burst")
+            let registrations = statuses.filter { $0 < 10_000 }
+            #expect(registrations.allSatisfy { [201, 409, 429, 503].contains($0) }, "\(registrations)")
+            // The first registration was counted too: nine more may try, the other fifty are refused.
+            #expect(registrations.filter { $0 == 429 }.count == 51, "\(registrations)")
+            let refused = try await server.send(.POST, "/api/v1/auth/register", json: Credentials(username: "late", password: "a long enough passphrase"))
+            #expect(refused.errorCode == "rate_limited" && refused.headers.first(name: "Retry-After") != nil)
+        }
+    }
+
+    @Test func hashingBeyondItsCapacityIsRefusedAtOnce() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let hasher = PasswordHasher(cost: 10, threadPool: pool, capacity: 2)
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do { return try await hasher.hash("a long enough passphrase").isEmpty ? "empty" : "hashed" } catch let error as APIError {
+                        return error.code.rawValue + (error.headers.first(name: "Retry-After") ?? "")
+                    } catch { return "\(error)" }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(outcomes.contains("hashed") && outcomes.contains("busy1"), "\(outcomes)")
+        #expect(outcomes.allSatisfy { $0 == "hashed" || $0 == "busy1" }, "\(outcomes)")
+        // Once the queue drains there is room again.
+        #expect(try await hasher.hash("another passphrase").hasPrefix(PasswordHasher.scheme))
+        try await pool.shutdownGracefully()
+    }
+
+    @Test func aDatabaseThatCannotTakeTheRequestIs503NotA500() {
+        let error = APIError(ConnectionPoolTimeoutError.connectionRequestTimeout)
+        #expect(error.status == .serviceUnavailable && error.code == .databaseUnavailable)
+        #expect(error.headers.first(name: "Retry-After") == "1")
+        #expect(APIError(CancellationError()).status == .internalServerError)
+    }
+
+    // MARK: 7. Bodies are strict
+
+    @Test func bodiesAreJSONWithWholeNumbersAndEachFieldOnce() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let orders = "/api/v1/portfolios/\(player.mainPortfolio)/orders"
+            for body in [#"{"symbol":"MSFT","side":"buy","quantity":1.0}"#, #"{"symbol":"MSFT","side":"buy","quantity":1e0}"#] {
+                let reply = try await server.send(.POST, orders, token: player.accessToken, body: body)
+                #expect(reply.status == 400 && reply.text.contains("whole number"), "\(body): \(reply.text)")
+            }
+            let twice = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":1,"quantity":-1}"#)
+            #expect(twice.status == 400 && twice.text.contains("'quantity' is given twice"))
+            let escaped = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":1,"quantit\u0079":2}"#)
+            #expect(escaped.status == 400)
+            for contentType in ["text/plain", nil] {
+                let reply = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":1}"#,
+                                                  headers: contentType.map { [("Content-Type", $0)] } ?? [], omitContentType: contentType == nil)
+                #expect(reply.status == 415 && reply.errorCode == "unsupported_media_type")
+            }
+            let fine = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":1}"#,
+                                             headers: [("Content-Type", "application/json; charset=utf-8")])
+            #expect(fine.status == 201, "\(fine.text)")
+            // Nothing but that one order happened.
+            try await server.expectBalanced(player, player.mainPortfolio)
+        }
+    }
+
+    @Test func strictJSONLeavesOrdinaryBodiesAlone() throws {
+        try StrictJSON.check(Array(#"{"a":[1,-2,{"b":"x\"y","c":null}],"d":true,"e":"1.5e3","f":{"a":1}}"#.utf8))
+        #expect(throws: StrictJSON.Problem.self) { try StrictJSON.check(Array(#"{"a":{"b":1,"b":2}}"#.utf8)) }
+        #expect(throws: StrictJSON.Problem.self) { try StrictJSON.check(Array(#"[{"n":-0.5}]"#.utf8)) }
+    }
+
+    // MARK: 7. Methods a path does not take
+
+    @Test func aPathAskedWithAnotherMethodIs405WithAllow() async throws {
+        try await withServer { server in
+            let login = try await server.send(.DELETE, "/api/v1/auth/login")
+            #expect(login.status == 405 && login.errorCode == "method_not_allowed")
+            #expect(login.headers.first(name: "Allow") == "POST")
+            let portfolio = try await server.send(.PUT, "/api/v1/portfolios/\(UUID())")
+            #expect(portfolio.status == 405)
+            let allow = try #require(portfolio.headers.first(name: "Allow"))
+            #expect(allow.contains("GET") && allow.contains("HEAD") && allow.contains("PATCH") && allow.contains("DELETE"), "\(allow)")
+            // A constant segment is its own resource, not a value of a parameter beside it: join is POST only.
+            let join = try await server.send(.OPTIONS, "/api/v1/leagues/join")
+            #expect(join.status == 405 && join.headers.first(name: "Allow") == "POST")
+            #expect(try await server.send(.GET, "/api/v1/no-such-thing").status == 404)
+        }
+    }
+
+    // MARK: 8. Tokens have one spelling
+
+    @Test func nonCanonicalTokenEncodingsAreRefused() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            #expect(try await server.send(.GET, "/api/v1/me", token: player.accessToken).status == 200)
+            let signature = try #require(player.accessToken.split(separator: ".").last)
+            // 32 bytes are 43 characters: the last one carries 4 bits and 2 unused ones.
+            let last = try #require(signature.last)
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            let value = try #require(alphabet.firstIndex(of: last))
+            let sibling = alphabet[value ^ 1]   // the same 4 bits, another unused bit
+            let variants = [player.accessToken + "=", String(player.accessToken.dropLast()) + String(sibling)]
+            for token in variants {
+                #expect(try await server.send(.GET, "/api/v1/me", token: token).status == 401, "\(token.suffix(3))")
+            }
+        }
+    }
+
+    // MARK: 5 and 9. The stream
+
+    @Test func theStreamWithoutAnUpgradeIs426() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let reply = try await server.send(.GET, "/api/v1/stream?token=\(player.accessToken)")
+            #expect(reply.status == 426 && reply.errorCode == "upgrade_required")
+            #expect(reply.headers.first(name: "Upgrade") == "websocket")
+        }
+    }
+
+    @Test func aSymbolSubscribedTwiceIsOneSubscription() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let client = try await StreamClient.connect(server, token: player.accessToken)
+            try await client.wait { $0.type == "ready" }
+            try await client.send(StreamRequest(type: "subscribe", symbols: Array(repeating: "MSFT", count: 50) + ["msft", "ACME", "ACME"]))
+            let subscribed = try await client.wait { $0.type == "subscribed" }
+            #expect(subscribed.symbols == ["MSFT", "ACME"])
+            try await client.wait { $0.type == "quote" && $0.quote?.symbol == "ACME" }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(client.quotes("MSFT").count == 1 && client.quotes("ACME").count == 1)
+            await client.close()
+        }
+    }
+
+    @Test func aFrameTooLargeClosesTheStreamWith1009() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let port = try #require(URL(string: server.baseURL)?.port)
+            let received = ByteCollector()
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+            let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+            let upgrade = "GET /api/v1/stream?token=\(player.accessToken) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            try await channel.writeAndFlush(ByteBuffer(string: upgrade)).get()
+            try await Task.sleep(for: .milliseconds(200))
+            let text = #"{"type":"subscribe","symbols":["# + String(repeating: #""MSFT","#, count: 10_000) + #""ACME"]}"#
+            try await channel.writeAndFlush(ByteBuffer(bytes: Self.maskedFrame(Array(text.utf8)))).get()
+            let deadline = ContinuousClock.now + .seconds(5)
+            var close: [UInt8]?
+            while close == nil && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                close = Self.closeFrame(in: received.bytes.withLock { $0 })
+            }
+            let frame = try #require(close, "a close frame came back")
+            #expect(frame.count >= 2 && UInt16(frame[0]) << 8 | UInt16(frame[1]) == 1009)
+            try? await channel.close().get()
+        }
+    }
+
+    @Test func aMessageTooLargeInSmallFramesIsRefusedInWordsThenClosed() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let port = try #require(URL(string: server.baseURL)?.port)
+            let received = ByteCollector()
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+            let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+            let upgrade = "GET /api/v1/stream?token=\(player.accessToken) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            try await channel.writeAndFlush(ByteBuffer(string: upgrade)).get()
+            try await Task.sleep(for: .milliseconds(200))
+            // Two frames of 40,000 bytes each: neither is too large, the message they make is.
+            let half = Array(String(repeating: "x", count: 40_000).utf8)
+            var first = Self.maskedFrame(half), second = Self.maskedFrame(half)
+            first[0] = 0x01    // text, more to come
+            second[0] = 0x80   // continuation, final
+            try await channel.writeAndFlush(ByteBuffer(bytes: first + second)).get()
+            let deadline = ContinuousClock.now + .seconds(5)
+            var close: [UInt8]?
+            while close == nil && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                close = Self.closeFrame(in: received.bytes.withLock { $0 })
+            }
+            let frame = try #require(close, "a close frame came back")
+            #expect(frame.count >= 2 && UInt16(frame[0]) << 8 | UInt16(frame[1]) == 1009)
+            #expect(String(decoding: received.bytes.withLock { $0 }, as: UTF8.self).contains("message_too_large"))
+            try? await channel.close().get()
+        }
+    }
+
+    /// A masked client text frame of any length.
+    static func maskedFrame(_ payload: [UInt8]) -> [UInt8] {
+        var frame: [UInt8] = [0x81]
+        switch payload.count {
+        case ..<126: frame.append(0x80 | UInt8(payload.count))
+        case ..<65_536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default: frame.append(0x80 | 127); frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+        }
+        let mask: [UInt8] = [9, 8, 7, 6]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        return frame
+    }
+
+    /// The payload of the first close frame (opcode 8) after the HTTP answer in `bytes`.
+    static func closeFrame(in bytes: [UInt8]) -> [UInt8]? {
+        guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound else { return nil }
+        var index = end
+        while index + 2 <= bytes.count {
+            let opcode = bytes[index] & 0x0F
+            var length = Int(bytes[index + 1] & 0x7F)
+            var start = index + 2
+            if length == 126 {
+                guard start + 2 <= bytes.count else { return nil }
+                length = Int(bytes[start]) << 8 | Int(bytes[start + 1]); start += 2
+            } else if length == 127 {
+                guard start + 8 <= bytes.count else { return nil }
+                length = bytes[start..<start + 8].reduce(0) { $0 << 8 | Int($1) }; start += 8
+            }
+            guard start + length <= bytes.count else { return nil }
+            if opcode == 0x8 { return Array(bytes[start..<start + length]) }
+            index = start + length
+        }
+        return nil
+    }
+}
+
+/// Keeps every byte a raw connection receives.
+final class ByteCollector: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    let bytes = Mutex<[UInt8]>([])
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        bytes.withLock { $0 += buffer.readableBytesView }
+    }
+}
