@@ -83,6 +83,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case optionWritingNotAllowed = "option_writing_not_allowed"
     case optionNotCovered = "option_not_covered"
     case sharesCommitted = "shares_committed"
+    case newOwnerNotMember = "new_owner_not_member"
     // 429: slow down.
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
@@ -114,7 +115,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
              .outOfTheMoney, .invalidExpiration, .contractNotListed, .optionWritingNotAllowed, .optionNotCovered,
-             .sharesCommitted: 422
+             .sharesCommitted, .newOwnerNotMember: 422
         case .tooManyAttempts, .rateLimited: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable: 503

@@ -48,10 +48,10 @@ public enum AccountRules {
         return username.lowercased()
     }
 
-    /// Checks a new password. Length counts characters, not bytes; nothing is truncated (the
+    /// Checks a new password. Length counts code points, not bytes; nothing is truncated (the
     /// hasher pre-hashes, so bytes past bcrypt's 72 still count).
     public static func validatePassword(_ password: String, username: String) throws(CredentialProblem) {
-        let count = password.count
+        let count = password.unicodeScalars.count   // code points, as the contract's lengths count
         guard count >= passwordLength.lowerBound else { throw .passwordTooShort(minimum: passwordLength.lowerBound) }
         guard count <= passwordLength.upperBound else { throw .passwordTooLong(maximum: passwordLength.upperBound) }
         let folded = password.lowercased()

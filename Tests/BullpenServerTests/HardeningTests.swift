@@ -169,6 +169,8 @@ struct HardeningTests {
                                                   headers: contentType.map { [("Content-Type", $0)] } ?? [], omitContentType: contentType == nil)
                 #expect(reply.status == 415 && reply.errorCode == "unsupported_media_type")
             }
+            let null = try await server.send(.PATCH, "/api/v1/portfolios/\(player.mainPortfolio)", token: player.accessToken, body: #"{"name":null}"#)
+            #expect(null.status == 400 && null.text.contains("cannot be null"))
             let fine = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":1}"#,
                                              headers: [("Content-Type", "application/json; charset=utf-8")])
             #expect(fine.status == 201, "\(fine.text)")
@@ -178,9 +180,25 @@ struct HardeningTests {
     }
 
     @Test func strictJSONLeavesOrdinaryBodiesAlone() throws {
-        try StrictJSON.check(Array(#"{"a":[1,-2,{"b":"x\"y","c":null}],"d":true,"e":"1.5e3","f":{"a":1}}"#.utf8))
+        try StrictJSON.check(Array(#"{"a":[1,-2,{"b":"x\"y","c":"null"}],"d":true,"e":"1.5e3","f":{"a":1},"g":false}"#.utf8))
         #expect(throws: StrictJSON.Problem.self) { try StrictJSON.check(Array(#"{"a":{"b":1,"b":2}}"#.utf8)) }
         #expect(throws: StrictJSON.Problem.self) { try StrictJSON.check(Array(#"[{"n":-0.5}]"#.utf8)) }
+        #expect(throws: StrictJSON.Problem(message: "'name' cannot be null: leave the field out instead.")) {
+            try StrictJSON.check(Array(#"{"name": null}"#.utf8))
+        }
+    }
+
+    @Test func queryParametersAreGivenOnceAsTheContractWritesThem() async throws {
+        try await withServer { server in
+            #expect(try await server.send(.GET, "/api/v1/assets?limit=5").status == 200)
+            for query in ["limit=5&limit=6", "limit=%2B5", "limit=05.0"] {
+                let reply = try await server.send(.GET, "/api/v1/assets?" + query)
+                #expect(reply.status == 400, "\(query): \(reply.text)")
+            }
+            // Lengths are code points, as JSON Schema counts them: 60 letters with accents are 120.
+            let accented = String(repeating: "e\u{301}", count: 60).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(try await server.send(.GET, "/api/v1/assets?search=" + accented).status == 400)
+        }
     }
 
     // MARK: 7. Methods a path does not take

@@ -65,6 +65,11 @@ struct QueryParameterMiddleware: AsyncMiddleware {
                 let accepted = allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", ")
                 throw APIError(.unknownParameter, "The query parameter '\(unknown)' is not accepted here; accepted: \(accepted).")
             }
+            // Each parameter is one value (lists are comma-separated): a second copy is refused, not dropped.
+            var seen = Set<String>()
+            if let repeated = given.first(where: { !seen.insert($0).inserted }) {
+                throw APIError.validation("The query parameter '\(repeated)' is given more than once; give it once.")
+            }
         }
         return try await next.respond(to: request)
     }

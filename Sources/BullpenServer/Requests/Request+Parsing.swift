@@ -40,7 +40,8 @@ extension Request {
     /// `?limit=`: a whole number in `range`, `fallback` when absent.
     func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = query[String.self, at: name] else { return fallback }
-        guard let number = Int(text), range.contains(number) else {
+        // Digits with an optional minus, nothing else (Int would take "+5" too).
+        guard text.range(of: "^-?[0-9]+$", options: .regularExpression) != nil, let number = Int(text), range.contains(number) else {
             throw APIError.validation("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
         }
         return number
@@ -97,7 +98,8 @@ enum Names {
 
     static func validate(_ raw: String, of what: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard length.contains(name.count), !name.contains(where: \.isNewline) else {
+        // Lengths count code points, as the contract's maxLength does.
+        guard length.contains(name.unicodeScalars.count), !name.contains(where: \.isNewline) else {
             throw APIError(.invalidName, "\(what) names are 1 to 50 characters on one line.")
         }
         return name

@@ -1,6 +1,6 @@
 /// The checks Foundation's decoder does not make of a request body, in one pass over its bytes
 /// before it is decoded: a key given twice in one object (the decoder would keep one silently),
-/// and a number written with a fraction or an exponent (`1.0`, `1e0`: every number a body takes is
+/// null (which the decoder takes for a field left out), and a number written with a fraction or an exponent (`1.0`, `1e0`: every number a body takes is
 /// a whole number, and money travels as decimal strings). Syntax errors are left to the decoder.
 enum StrictJSON {
     struct Problem: Error, Equatable {
@@ -46,8 +46,13 @@ enum StrictJSON {
             case UInt8(ascii: "\""): _ = string()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(key: key)
             default:
-                // true, false, null (or garbage, which the decoder reports).
+                // true, false, null (or garbage, which the decoder reports). No field takes null:
+                // one left out says "not given", and null must not say it a second way.
+                let start = index
                 while let next = current, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(next) { index += 1 }
+                if bytes[start..<index].elementsEqual("null".utf8) {
+                    throw Problem(message: "\(key.map { "'\($0)'" } ?? "A value") cannot be null: leave the field out instead.")
+                }
             }
         }
 

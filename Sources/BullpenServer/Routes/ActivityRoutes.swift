@@ -23,6 +23,8 @@ struct ActivityRoutes: RouteCollection {
                                                   limit: try req.pageLimit(), cursor: req.pageCursor)
             return try jsonResponse(ActivityPage(activities: page.items.map(ActivityDTO.init), nextCursor: page.nextCursor))
         case "csv":
+            // The CSV is the whole history: a page size is still checked, but does not page it.
+            _ = try req.pageLimit()
             var csv = ActivityCSV()
             for entry in try await store.journal(of: id, owner: caller.user, periods: periods).reversed() {
                 csv.append(ActivityDTO(entry))
@@ -46,7 +48,8 @@ struct ActivityRoutes: RouteCollection {
         case nil, "current": return .current
         case "all": return .all
         case let value?:
-            guard let number = Int(value), number >= 1 else {
+            // As the contract's pattern has it: digits only, no leading zero, at most nine.
+            guard (1...9).contains(value.count), value.first != "0", value.allSatisfy({ ("0"..."9").contains($0) }), let number = Int(value) else {
                 throw APIError.validation("period must be current, all or a period number.")
             }
             return .number(number)

@@ -30,7 +30,8 @@ struct AssetRoutes: RouteCollection {
             return offset
         } ?? 0
         let query = req.query[String.self, at: "search"]
-        if let query, query.count > 100 { throw APIError.validation("search is at most 100 characters.") }
+        // Lengths count code points, as the contract's maxLength does.
+        if let query, query.unicodeScalars.count > 100 { throw APIError.validation("search is at most 100 characters.") }
         let snapshots = try await Research.snapshots(source, asOf: try req.marketClock(), liquidity: sort == .relevance)
         let matches = Research.search(snapshots, query: query, sector: req.query[String.self, at: "sector"], sort: sort,
                                       trading: trading)

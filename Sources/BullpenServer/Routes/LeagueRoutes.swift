@@ -105,7 +105,7 @@ struct LeagueRoutes: RouteCollection {
     @Sendable func transfer(req: Request) async throws -> Response {
         let caller = try await req.caller()
         let body = try req.decodeJSON(TransferOwnerRequest.self)
-        guard let heir = UserID(body.userId) else { throw StoreError.notMember }
+        guard let heir = UserID(body.userId) else { throw APIError.validation("userId must be a player's id (a UUID).") }
         let league = try await req.bullpen.leagues.transfer(try req.leagueID(), by: caller.user, to: heir)
         return try jsonResponse(try await detail(league, req: req, caller: caller.user))
     }

@@ -239,11 +239,15 @@ struct LeagueService: Sendable {
     }
 
     func transfer(_ id: LeagueID, by user: UserID, to heir: UserID) async throws -> LeagueRecord {
-        var league = try await ownedLeague(id, by: user)
-        guard heir != user else { throw APIError.validation("You own this league already.") }
-        guard try await store.membership(of: heir, in: id)?.status == .active else { throw StoreError.notMember }
-        league.ownerID = heir
-        return try await store.updateLeague(league)
+        let league = try await ownedLeague(id, by: user)
+        // Handing the league to its owner changes nothing: asked twice, the answer is the same.
+        guard heir != user else { return league }
+        guard try await store.membership(of: heir, in: id)?.status == .active else {
+            throw APIError(.newOwnerNotMember, "Only a player in this league can own it: that one is not.")
+        }
+        var handedOver = league
+        handedOver.ownerID = heir
+        return try await store.updateLeague(handedOver)
     }
 
     // MARK: Membership
