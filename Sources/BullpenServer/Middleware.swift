@@ -55,6 +55,11 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         }
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+        response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
+        // Behind a trusted proxy that took the request over TLS, browsers are told to keep to TLS.
+        if request.cameOverTLS {
+            response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
+        }
         if request.url.path.hasPrefix("/api/") {
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         }

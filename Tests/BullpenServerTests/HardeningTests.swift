@@ -201,6 +201,20 @@ struct HardeningTests {
         }
     }
 
+    @Test func strictTransportSecurityOnlyBehindATrustedProxyOverTLS() async throws {
+        try await withServer(configure: Self.behindProxy) { server in
+            let tls = try await server.send(.GET, "/health", headers: [("X-Forwarded-Proto", "https")])
+            #expect(tls.headers.first(name: "Strict-Transport-Security")?.hasPrefix("max-age=") == true)
+            #expect(tls.headers.first(name: "X-Frame-Options") == "DENY")
+            #expect(try await server.send(.GET, "/health").headers.first(name: "Strict-Transport-Security") == nil)
+        }
+        try await withServer { server in
+            // Anyone can write the header; only a trusted proxy is believed.
+            let forged = try await server.send(.GET, "/health", headers: [("X-Forwarded-Proto", "https")])
+            #expect(forged.headers.first(name: "Strict-Transport-Security") == nil)
+        }
+    }
+
     // MARK: 7. Methods a path does not take
 
     @Test func aPathAskedWithAnotherMethodIs405WithAllow() async throws {

@@ -72,6 +72,13 @@ extension Request {
         return forwarded
     }
 
+    /// Whether the client's connection was TLS: the trusted proxy in front says so in
+    /// `X-Forwarded-Proto` (Bullpen itself serves plain HTTP behind it).
+    var cameOverTLS: Bool {
+        guard bullpen.configuration.trustedProxies.contains(remoteAddress?.ipAddress ?? "") else { return false }
+        return headers[canonicalForm: "X-Forwarded-Proto"].last?.lowercased() == "https"
+    }
+
     /// `live`, or a replay at `?asOf=YYYY-MM-DD`.
     func marketClock() throws -> PortfolioClock {
         guard let date = try date("asOf") else { return .live }
