@@ -2,10 +2,12 @@
 exact decimal arithmetic on the amounts it returns (strings, never floats)."""
 import json
 import os
+import random
 import re
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from decimal import Decimal
 
@@ -16,6 +18,27 @@ BINARY = os.path.join(ROOT, ".build", "debug", "bullpen")
 def pack_directory():
     pack = os.environ.get("BULLPEN_MARKET_DATA") or os.path.join(ROOT, "..", "shared", "market-data")
     return pack if os.path.exists(os.path.join(pack, "universe.csv")) else None
+
+
+def psql(url, statement):
+    subprocess.run(["psql", url, "-qc", statement], check=True, stdout=subprocess.DEVNULL)
+
+
+class ThrowawayDatabase:
+    """A PostgreSQL database of its own on the server at `admin` (a URL), migrated, dropped on exit."""
+
+    def __init__(self, admin, prefix):
+        self.admin = admin
+        self.name = f"{prefix}_{random.randrange(10**9)}"
+        self.url = urllib.parse.urlunsplit(urllib.parse.urlsplit(admin)._replace(path="/" + self.name))
+
+    def __enter__(self):
+        psql(self.admin, f"CREATE DATABASE {self.name}")
+        subprocess.run([BINARY, "migrate"], check=True, env=dict(os.environ, DATABASE_URL=self.url), stdout=subprocess.DEVNULL)
+        return self
+
+    def __exit__(self, *_):
+        psql(self.admin, f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
 
 
 class Server:
