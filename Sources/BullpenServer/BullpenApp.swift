@@ -27,6 +27,9 @@ public enum BullpenApp {
                           marketData: (any MarketDataSource)?, time: any TimeSource) throws {
         // Option contracts are priced by the model from their underlying's prices, whatever the source.
         let marketData = marketData.map(OptionMarketData.wrapping)
+        _ = BullpenMetrics.bootstrapped
+        BullpenMetrics.marketData(source: marketData?.sourceName ?? "none", simulated: marketData?.isSimulated ?? false,
+                                  available: marketData != nil)
         let secret = try SigningSecret.load(configuration)
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),

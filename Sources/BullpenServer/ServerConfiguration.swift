@@ -5,6 +5,7 @@ import Foundation
 /// every variable.
 public struct ServerConfiguration: Sendable {
     public enum Mode: String, Sendable { case development, production }
+    public enum LogFormat: String, Sendable { case text, json }
 
     public var host = "127.0.0.1"
     public var port = 8080
@@ -24,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     /// The HS256 signing secret of access tokens (`BULLPEN_JWT_SECRET`).
     public var jwtSecret: String?
     public var mode: Mode = .development
+    /// `LOG_FORMAT`: lines of text, or one JSON object a line.
+    public var logFormat: LogFormat = .text
     /// bcrypt cost; 12 unless lowered for tests (`BULLPEN_BCRYPT_COST`, at least 4).
     public var bcryptCost = 12
     /// Run migrations at start on PostgreSQL too (they always run on SQLite).
@@ -61,7 +64,7 @@ public struct ServerConfiguration: Sendable {
     public static let variables = [
         "BULLPEN_HOST", "BULLPEN_PORT", "BULLPEN_DATA_DIR", "BULLPEN_MARKET_DATA", "DATABASE_URL", "FINNHUB_API_KEY",
         "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
-        "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START", "LOG_LEVEL",
+        "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
     /// Reads `BULLPEN_*`, `DATABASE_URL` from `environment`.
@@ -100,6 +103,9 @@ public struct ServerConfiguration: Sendable {
         }
         if let proxies = environment["BULLPEN_TRUSTED_PROXIES"], !proxies.isEmpty {
             config.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        if let format = environment["LOG_FORMAT"], !format.isEmpty {
+            if let value = LogFormat(rawValue: format) { config.logFormat = value } else { problems.append("LOG_FORMAT must be text or json, not '\(format)'") }
         }
         if let flag = environment["BULLPEN_MIGRATE_ON_START"], !flag.isEmpty {
             config.migrateOnStart = ["1", "true", "yes"].contains(flag.lowercased())

@@ -17,8 +17,14 @@ public enum ServerRunner {
         return try BullpenStore(backend: .sqlite(path: config.sqlitePath), logger: logger)
     }
 
-    /// Sets up logging once per process, at `LOG_LEVEL` (default info).
+    /// Sets up logging once per process, at `LOG_LEVEL` (default info): lines of text, or with
+    /// `LOG_FORMAT=json` one JSON object a line (see ``JSONLogHandler``).
     public static func bootstrapLogging(_ config: ServerConfiguration) {
+        if config.logFormat == .json {
+            let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+            return
+        }
         var environment = Environment(name: config.mode.rawValue, arguments: ["bullpen"])
         try? LoggingSystem.bootstrap(from: &environment)
     }

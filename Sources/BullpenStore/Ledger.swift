@@ -206,8 +206,11 @@ actor Ledger {
                 writing = plan.touched
                 defer { writing = [] }
                 for id in plan.touched { epochsWritten[id] = epochs[id, default: 0] }
+                let started = ContinuousClock.now
                 try await store.write(plan)
+                if !plan.touched.isEmpty { StoreMetrics.batchWritten(commands: commands.count, committedIn: ContinuousClock.now - started) }
             } catch let conflict as BatchConflict {
+                StoreMetrics.batchConflict()
                 batchConflicts += 1
                 conflict.portfolios.forEach(drop)
                 if attempt < BullpenStore.maxAttempts { continue }

@@ -2,6 +2,8 @@ import BullpenAPI
 import Foundation
 import NIOHTTP1
 import Testing
+import Vapor
+@testable import BullpenServer
 
 @Suite("Authorization")
 struct AuthorizationTests {
@@ -27,6 +29,91 @@ struct AuthorizationTests {
             (.POST, "/api/v1/portfolios/\(portfolio)/options/MSFT261218C00100000/exercise", #"{"contracts":1}"#),
             (.POST, "/api/v1/portfolios/\(portfolio)/options/MSFT261218C00100000/exercise/preview", #"{"contracts":1}"#),
         ]
+    }
+
+    /// The routes of a player's own things outside portfolios and leagues, with a body where one
+    /// is needed: `{W}` is a watchlist of theirs. Another player gets 404 on those naming `{W}`.
+    static let userRoutes: [(HTTPMethod, String, String?)] = [
+        (.GET, "/api/v1/me", nil),
+        (.GET, "/api/v1/portfolios", nil),
+        (.POST, "/api/v1/portfolios", #"{"name":"Another"}"#),
+        (.GET, "/api/v1/watchlists", nil),
+        (.POST, "/api/v1/watchlists", #"{"name":"Another"}"#),
+        (.POST, "/api/v1/watchlists/{W}/symbols/MSFT", nil),
+        (.DELETE, "/api/v1/watchlists/{W}/symbols/MSFT", nil),
+        (.DELETE, "/api/v1/watchlists/{W}", nil),
+        // These end the caller's credentials: last.
+        (.POST, "/api/v1/me/password", #"{"currentPassword":"wrong password!","newPassword":"another long passphrase"}"#),
+        (.DELETE, "/api/v1/me", #"{"password":"wrong password!"}"#),
+        (.POST, "/api/v1/auth/logout", nil),
+    ]
+
+    /// Routes anyone may call, logged in or not.
+    static let publicRoutes: [(HTTPMethod, String)] = [
+        (.GET, "/health"), (.GET, "/ready"), (.GET, "/openapi.yaml"), (.GET, "/metrics"),
+        (.POST, "/api/v1/auth/register"), (.POST, "/api/v1/auth/login"), (.POST, "/api/v1/auth/refresh"),
+        (.GET, "/api/v1/market/status"), (.GET, "/api/v1/market/clock"), (.GET, "/api/v1/market/calendar"),
+        (.GET, "/api/v1/market/movers"), (.GET, "/api/v1/assets"), (.GET, "/api/v1/assets/{symbol}"),
+        (.GET, "/api/v1/assets/{symbol}/bars"), (.GET, "/api/v1/assets/{symbol}/logo.svg"), (.GET, "/api/v1/quotes"),
+        (.GET, "/api/v1/benchmarks/{name}/bars"), (.GET, "/api/v1/stream"), (.GET, "/api/v1/replay/scenarios"),
+        (.GET, "/api/v1/options/{symbol}/chain"), (.GET, "/api/v1/options/contracts/{contract}"),
+    ]
+
+    /// A route's `METHOD /path` with its parameters as `{...}` (their names not kept: a table row
+    /// names the thing it uses, the router names the parameter).
+    static func shape(_ method: HTTPMethod, _ path: String) -> String {
+        let values: Set<Substring> = ["MSFT", "MSFT261218C00100000"]   // the symbol and contract the tables use
+        let segments = path.split(separator: "?")[0].split(separator: "/").map { segment in
+            segment.hasPrefix("{") || UUID(uuidString: String(segment)) != nil || values.contains(segment) ? "{}" : String(segment)
+        }
+        return "\(method.rawValue) /" + segments.joined(separator: "/")
+    }
+
+    /// A new route fails here until it has a row in one of the authorization tables: the
+    /// portfolio routes (another player gets 404), the league roles' table, the player's own
+    /// routes, or the public ones.
+    @Test func everyRegisteredRouteHasARowInAnAuthorizationTable() async throws {
+        try await withServer { server in
+            let placeholder = UUID().uuidString
+            var rows = Self.portfolioRoutes(placeholder, order: placeholder).map { Self.shape($0.0, $0.1) }
+            rows += LeagueAPITests.leagueRoutes.map { Self.shape($0.0, $0.1) }
+            rows += LeagueAPITests.otherRoutes.map { Self.shape($0.0, $0.1) }
+            rows += Self.userRoutes.map { Self.shape($0.0, $0.1) }
+            rows += Self.publicRoutes.map { Self.shape($0.0, $0.1) }
+            let registered = server.app.routes.all.map { route in
+                Self.shape(route.method, "/" + route.path.map { component in
+                    if case .constant(let text) = component { text } else { "{}" }
+                }.joined(separator: "/"))
+            }
+            let missing = Set(registered).subtracting(rows)
+            #expect(missing.isEmpty, "routes without a row in an authorization table: \(missing.sorted())")
+        }
+    }
+
+    @Test func anotherUserGets404OnEveryThingOfMineAndNobodyWithoutAToken() async throws {
+        try await withServer { server in
+            let alice = try await server.register()
+            let bob = try await server.register()
+            let list = try await server.send(.POST, "/api/v1/watchlists", token: alice.accessToken, json: CreateWatchlistRequest(name: "Mine"))
+                .decode(WatchlistDTO.self)
+            for (method, path, body) in Self.userRoutes {
+                let concrete = path.replacingOccurrences(of: "{W}", with: list.id)
+                let anonymous = try await server.send(method, concrete, body: body)
+                #expect(anonymous.status == 401, "\(method) \(path) without a token: \(anonymous.status)")
+                if path.contains("{W}") {
+                    let other = try await server.send(method, concrete, token: bob.accessToken, body: body)
+                    #expect(other.status == 404, "\(method) \(path) by another player: \(other.status)")
+                }
+            }
+            // Alice's list is as it was.
+            let lists = try await server.send(.GET, "/api/v1/watchlists", token: alice.accessToken).decode(WatchlistList.self)
+            #expect(lists.watchlists.map(\.id) == [list.id] && lists.watchlists[0].symbols.isEmpty)
+            // Every public route answers without a token (a 401 would mean it is not public after all).
+            for (method, path) in Self.publicRoutes where method == .GET && !path.contains("{") && path != "/api/v1/stream" {
+                let reply = try await server.send(method, path == "/api/v1/quotes" ? path + "?symbols=MSFT" : path)
+                #expect(reply.status != 401, "\(path): \(reply.status)")
+            }
+        }
     }
 
     @Test func anotherUserGets404OnEveryRouteOfMyPortfolio() async throws {

@@ -280,27 +280,10 @@ struct HardeningTests {
 
     @Test func aFrameTooLargeClosesTheStreamWith1009() async throws {
         try await withServer { server in
-            let player = try await server.register()
-            let port = try #require(URL(string: server.baseURL)?.port)
-            let received = ByteCollector()
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
-                }
-                .connect(host: "127.0.0.1", port: port).get()
-            let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-            let upgrade = "GET /api/v1/stream?token=\(player.accessToken) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            try await channel.writeAndFlush(ByteBuffer(string: upgrade)).get()
-            try await Task.sleep(for: .milliseconds(200))
+            let (channel, received) = try await Self.rawStream(server)
             let text = #"{"type":"subscribe","symbols":["# + String(repeating: #""MSFT","#, count: 10_000) + #""ACME"]}"#
             try await channel.writeAndFlush(ByteBuffer(bytes: Self.maskedFrame(Array(text.utf8)))).get()
-            let deadline = ContinuousClock.now + .seconds(5)
-            var close: [UInt8]?
-            while close == nil && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                close = Self.closeFrame(in: received.bytes.withLock { $0 })
-            }
-            let frame = try #require(close, "a close frame came back")
+            let frame = try #require(try await Self.closeFrame(from: received), "a close frame came back")
             #expect(frame.count >= 2 && UInt16(frame[0]) << 8 | UInt16(frame[1]) == 1009)
             try? await channel.close().get()
         }
@@ -308,35 +291,45 @@ struct HardeningTests {
 
     @Test func aMessageTooLargeInSmallFramesIsRefusedInWordsThenClosed() async throws {
         try await withServer { server in
-            let player = try await server.register()
-            let port = try #require(URL(string: server.baseURL)?.port)
-            let received = ByteCollector()
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
-                }
-                .connect(host: "127.0.0.1", port: port).get()
-            let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-            let upgrade = "GET /api/v1/stream?token=\(player.accessToken) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            try await channel.writeAndFlush(ByteBuffer(string: upgrade)).get()
-            try await Task.sleep(for: .milliseconds(200))
+            let (channel, received) = try await Self.rawStream(server)
             // Two frames of 40,000 bytes each: neither is too large, the message they make is.
             let half = Array(String(repeating: "x", count: 40_000).utf8)
             var first = Self.maskedFrame(half), second = Self.maskedFrame(half)
             first[0] = 0x01    // text, more to come
             second[0] = 0x80   // continuation, final
             try await channel.writeAndFlush(ByteBuffer(bytes: first + second)).get()
-            let deadline = ContinuousClock.now + .seconds(5)
-            var close: [UInt8]?
-            while close == nil && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                close = Self.closeFrame(in: received.bytes.withLock { $0 })
-            }
-            let frame = try #require(close, "a close frame came back")
+            let frame = try #require(try await Self.closeFrame(from: received), "a close frame came back")
             #expect(frame.count >= 2 && UInt16(frame[0]) << 8 | UInt16(frame[1]) == 1009)
             #expect(String(decoding: received.bytes.withLock { $0 }, as: UTF8.self).contains("message_too_large"))
             try? await channel.close().get()
         }
+    }
+
+    /// A raw connection upgraded to the stream for a new player, and what it receives.
+    static func rawStream(_ server: TestServer) async throws -> (any Channel, ByteCollector) {
+        let player = try await server.register()
+        let port = try #require(URL(string: server.baseURL)?.port)
+        let received = ByteCollector()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let upgrade = "GET /api/v1/stream?token=\(player.accessToken) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try await channel.writeAndFlush(ByteBuffer(string: upgrade)).get()
+        try await Task.sleep(for: .milliseconds(200))
+        return (channel, received)
+    }
+
+    /// The payload of the close frame `received` gets within five seconds, if any.
+    static func closeFrame(from received: ByteCollector) async throws -> [UInt8]? {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if let frame = closeFrame(in: received.bytes.withLock { $0 }) { return frame }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
     }
 
     /// A masked client text frame of any length.

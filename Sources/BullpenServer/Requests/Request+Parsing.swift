@@ -99,14 +99,15 @@ extension Request {
     }
 }
 
-/// Names people give things (portfolios, watchlists): trimmed, 1 to 50 characters, one line.
+/// Names people give things (portfolios, watchlists): at most 50 characters as sent, one line,
+/// kept without the spaces around them, which must leave at least one.
 enum Names {
     static let length = 1...50
 
     static func validate(_ raw: String, of what: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        // Lengths count code points, as the contract's maxLength does.
-        guard length.contains(name.unicodeScalars.count), !name.contains(where: \.isNewline) else {
+        // Lengths count code points as sent, as the contract's maxLength does.
+        guard raw.unicodeScalars.count <= length.upperBound, !name.isEmpty, !name.contains(where: \.isNewline) else {
             throw APIError(.invalidName, "\(what) names are 1 to 50 characters on one line.")
         }
         return name

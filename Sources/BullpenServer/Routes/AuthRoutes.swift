@@ -63,6 +63,7 @@ struct AuthRoutes: RouteCollection {
         let attempt: LoginThrottle.Attempt
         switch await services.throttle.begin(account: account, address: req.clientAddress) {
         case .wait(let seconds):
+            BullpenMetrics.login("throttled")
             throw APIError(.tooManyAttempts, "Too many failed logins. Try again in \(seconds) seconds.",
                            headers: ["Retry-After": String(seconds)])
         case .proceed(let reserved): attempt = reserved
@@ -74,10 +75,15 @@ struct AuthRoutes: RouteCollection {
             verified = try await services.hasher.verify(credentials.password, against: user?.passwordHash)
         } catch {
             await services.throttle.abandoned(attempt)
+            BullpenMetrics.login("busy")
             throw error
         }
-        guard verified, let user else { throw APIError(.invalidCredentials, "The username or password is wrong.") }
+        guard verified, let user else {
+            BullpenMetrics.login("failed")
+            throw APIError(.invalidCredentials, "The username or password is wrong.")
+        }
         await services.throttle.succeeded(attempt)
+        BullpenMetrics.login("succeeded")
         return try jsonResponse(try await startSession(for: user, req: req))
     }
 

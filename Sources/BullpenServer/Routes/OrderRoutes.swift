@@ -21,7 +21,14 @@ struct OrderRoutes: RouteCollection {
         let body = try req.decodeJSON(PlaceOrderRequest.self)
         let request = try Self.orderRequest(body)
         let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
-        let (outcome, note) = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
+        let outcome: BullpenStore.OrderOutcome, note: String?
+        do {
+            (outcome, note) = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
+        } catch {
+            BullpenMetrics.order(side: body.side, outcome: APIError(error).code.rawValue)
+            throw error
+        }
+        BullpenMetrics.order(side: body.side, outcome: "filled")
         var order: OrderDTO
         switch outcome {
         case .executed(let executed, _):
@@ -81,7 +88,7 @@ struct OrderRoutes: RouteCollection {
         guard let type = OrderType(rawValue: body.type ?? "market") else {
             throw APIError.validation("type must be market; other order types are not available yet.")
         }
-        if let id = body.clientOrderId, !(1...64).contains(id.count) {
+        if let id = body.clientOrderId, !(1...64).contains(id.unicodeScalars.count) {   // code points, as the contract counts
             throw APIError.validation("clientOrderId must be 1 to 64 characters.")
         }
         return OrderRequest(symbol: symbol, side: side, quantity: body.quantity, type: type, clientOrderID: body.clientOrderId)

@@ -8,6 +8,13 @@ struct SystemRoutes: RouteCollection {
         routes.get("health", use: health)
         routes.get("ready", use: ready)
         routes.get("openapi.yaml", use: openAPI)
+        routes.get("metrics", use: metrics)
+    }
+
+    /// The process's metrics in Prometheus's text format (see ``BullpenMetrics``).
+    @Sendable func metrics(req: Request) async throws -> Response {
+        Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                 body: .init(string: BullpenMetrics.exposition()))
     }
 
     /// The process is up.

@@ -69,11 +69,13 @@ actor QuoteHub {
 
     func add(_ subscriber: StreamSubscriber) {
         subscribers[subscriber.id] = subscriber
+        BullpenMetrics.streamSubscribers(subscribers.count)
         startPolling()
     }
 
     func remove(_ id: UUID) {
         subscribers[id] = nil
+        BullpenMetrics.streamSubscribers(subscribers.count)
         for symbol in symbolsOf.removeValue(forKey: id) ?? [] { unsubscribeOne(id, symbol) }
     }
 
