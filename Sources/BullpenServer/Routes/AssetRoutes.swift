@@ -92,10 +92,13 @@ struct AssetRoutes: RouteCollection {
     @Sendable func quotes(req: Request) async throws -> Response {
         let source = try req.bullpen.requireMarketData()
         let clock = try req.marketClock()
-        let requested = (req.query[String.self, at: "symbols"] ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !requested.isEmpty else { throw APIError.validation("symbols is required: ?symbols=AAPL,MSFT") }
-        guard requested.count <= 100 else { throw APIError.validation("Ask for at most 100 symbols at a time.") }
+        guard let list = req.query[String.self, at: "symbols"], !list.isEmpty else {
+            throw APIError.validation("symbols is required: ?symbols=AAPL,MSFT")
+        }
+        // Blank items are skipped (a list of none answers none); at most 100 items, as the contract's pattern says.
+        let items = list.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.count <= 100 else { throw APIError.validation("Ask for at most 100 symbols at a time.") }
+        let requested = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var symbols: [Symbol] = [], unknown: [String] = []
         for text in requested {
             guard let symbol = Symbol(text) else { unknown.append(text); continue }
