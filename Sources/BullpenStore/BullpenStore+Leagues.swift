@@ -303,10 +303,11 @@ extension BullpenStore {
         let count = try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("portfolios")
             .where("user_id", .equal, user.uuid).first()?.decode(column: "n", as: Int.self) ?? 0
         guard count < Self.maxPortfoliosPerUser else { throw StoreError.tooManyPortfolios(limit: Self.maxPortfoliosPerUser) }
-        let taken = Set(try await sql.select().column("name_key").from("portfolios").where("user_id", .equal, user.uuid)
-            .all().map { try $0.decode(column: "name_key", as: String.self) })
+        // The first of "Name", "Name (2)", ... the player has no portfolio of, asked of the
+        // database itself (the key it compares, not one read back and compared here).
         var name = league.name, n = 1
-        while taken.contains(name.lowercased()) {
+        while try await sql.select().column("id").from("portfolios").where("user_id", .equal, user.uuid)
+            .where("name_key", .equal, name.lowercased()).first() != nil {
             n += 1
             name = "\(league.name) (\(n))"
         }

@@ -215,6 +215,26 @@ struct HardeningTests {
         }
     }
 
+    /// Found by schemathesis: a league named twice with a NUL in its name failed with a 500 (SQLite
+    /// reads text back only up to a NUL, so the taken portfolio names read back did not match).
+    @Test func namesRefuseControlCharactersAndALeagueNamedTwiceGetsASecondPortfolioName() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            for name in ["a\u{0}b", "tab\there", "bell\u{7}", "line\u{85}break"] {
+                let reply = try await server.send(.POST, "/api/v1/leagues", token: player.accessToken,
+                                                  json: ["name": name, "visibility": "public"])
+                #expect(reply.status == 422 && reply.errorCode == "invalid_name", "\(name.debugDescription): \(reply.text)")
+            }
+            let name = "Zürich ² Club"
+            for _ in 0..<2 {
+                let reply = try await server.send(.POST, "/api/v1/leagues", token: player.accessToken, json: ["name": name, "visibility": "public"])
+                #expect(reply.status == 201, "\(reply.text)")
+            }
+            let names = try await server.send(.GET, "/api/v1/portfolios", token: player.accessToken).decode(PortfolioList.self).portfolios.map(\.name)
+            #expect(names.contains(name) && names.contains(name + " (2)"), "\(names)")
+        }
+    }
+
     // MARK: 7. Methods a path does not take
 
     @Test func aPathAskedWithAnotherMethodIs405WithAllow() async throws {

@@ -107,8 +107,10 @@ enum Names {
     static func validate(_ raw: String, of what: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         // Lengths count code points as sent, as the contract's maxLength does.
-        guard raw.unicodeScalars.count <= length.upperBound, !name.isEmpty, !name.contains(where: \.isNewline) else {
-            throw APIError(.invalidName, "\(what) names are 1 to 50 characters on one line.")
+        // No control characters: a name is shown, and SQLite reads text back only up to a NUL.
+        guard raw.unicodeScalars.count <= length.upperBound, !name.isEmpty,
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError(.invalidName, "\(what) names are 1 to 50 characters on one line, without control characters.")
         }
         return name
     }
