@@ -501,7 +501,7 @@ struct LeagueAPITests {
                 #expect(reply.errorCode == code && reply.status < 500, "\(body): \(reply.status) \(reply.text)")
             }
             let noCode = try await server.send(.POST, "/api/v1/leagues/join", token: owner.accessToken, body: #"{"code":"0O1IL"}"#)
-            #expect(noCode.errorCode == "invalid_join_code")
+            #expect(noCode.status == 400 && noCode.errorCode == "validation_failed")
             #expect(try await server.send(.GET, "/api/v1/leagues/nope", token: owner.accessToken).status == 404)
         }
     }

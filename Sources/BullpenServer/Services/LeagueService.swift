@@ -256,7 +256,10 @@ struct LeagueService: Sendable {
         let league: LeagueRecord
         switch (body.code, body.leagueId) {
         case (let text?, nil):
-            guard let code = JoinCode.normalize(text) else { throw StoreError.invalidJoinCode }
+            // A code that cannot be one is a mistake in the request; one that could be but joins nothing is 404.
+            guard let code = JoinCode.normalize(text) else {
+                throw APIError.validation("A join code is 8 letters and digits (no I, L, O, 0 or 1); case, spaces and dashes are ignored.")
+            }
             league = try await store.league(code: code)
         case (nil, let text?):
             guard let id = LeagueID(text), let found = try? await store.league(id), found.visibility == .public else {
