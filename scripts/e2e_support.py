@@ -51,7 +51,7 @@ class Server:
 
     def start(self):
         os.makedirs(self.data_dir, exist_ok=True)
-        env = dict(os.environ, BULLPEN_BCRYPT_COST="4", BULLPEN_REGISTRATIONS_PER_ADDRESS="100000", LOG_LEVEL="error", BULLPEN_MARKET_DATA=pack_directory() or "")
+        env = dict(os.environ, BULLPEN_BCRYPT_COST="4", BULLPEN_REGISTRATIONS_PER_ADDRESS="100000", BULLPEN_ORDERS_PER_MINUTE="100000000", LOG_LEVEL="error", BULLPEN_MARKET_DATA=pack_directory() or "")
         env.update(self.extra_env)
         self.log = open(self.log_path, "a")
         offset = os.path.getsize(self.log_path)
@@ -151,3 +151,92 @@ def check_books(base, token, portfolio, orders, starting_cash):
     if any(q < 0 for q in shown.values()):
         problems.append(f"negative position {shown}")
     return problems
+
+
+class WebSocket:
+    """A minimal RFC 6455 client on a plain socket (text frames, close frames), enough to test the
+    quote stream without a third-party package."""
+
+    def __init__(self, base, path):
+        import base64
+        import socket
+        parts = urllib.parse.urlsplit(base)
+        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                           f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise ConnectionError("closed during the upgrade: " + head.decode(errors="replace"))
+            head += chunk
+        if b" 101 " not in head.split(b"\r\n")[0]:
+            raise ConnectionError("no upgrade: " + head.decode(errors="replace"))
+        self.data = b""
+        self.close_code = None
+
+    def send(self, message):
+        self._send_frame(0x1, json.dumps(message).encode())
+
+    def _send_frame(self, opcode, payload):
+        import struct
+        mask = os.urandom(4)
+        header = bytes([0x80 | opcode])
+        if len(payload) < 126:
+            header += bytes([0x80 | len(payload)])
+        elif len(payload) < 65536:
+            header += bytes([0x80 | 126]) + struct.pack(">H", len(payload))
+        else:
+            header += bytes([0x80 | 127]) + struct.pack(">Q", len(payload))
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def _need(self, n):
+        while len(self.data) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the stream ended without a close frame")
+            self.data += chunk
+
+    def receive(self):
+        """The next text message (parsed JSON), or None once a close frame came (its code is kept)."""
+        import struct
+        while True:
+            self._need(2)
+            opcode, length, offset = self.data[0] & 0x0F, self.data[1] & 0x7F, 2
+            if length == 126:
+                self._need(4)
+                length, offset = struct.unpack(">H", self.data[2:4])[0], 4
+            elif length == 127:
+                self._need(10)
+                length, offset = struct.unpack(">Q", self.data[2:10])[0], 10
+            self._need(offset + length)
+            payload, self.data = self.data[offset:offset + length], self.data[offset + length:]
+            if opcode == 0x8:
+                self.close_code = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
+                self._send_frame(0x8, payload[:2])   # the closing handshake, as RFC 6455 asks
+                return None
+            if opcode == 0x9:
+                self._send_frame(0xA, payload)   # pong
+            if opcode == 0x1:
+                return json.loads(payload)
+
+    def until(self, wanted, limit=50):
+        """Messages up to the first whose type is `wanted` (returned); None if the stream closed first."""
+        for _ in range(limit):
+            message = self.receive()
+            if message is None or message.get("type") == wanted:
+                return message
+        raise AssertionError(f"no {wanted} message in {limit}")
+
+    def closed_with(self):
+        """Reads to the close frame; its code (None if the connection just ended)."""
+        try:
+            while self.receive() is not None:
+                pass
+        except (ConnectionError, OSError):
+            return None
+        return self.close_code
+
+    def close(self):
+        self.sock.close()

@@ -94,6 +94,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case databaseUnavailable = "database_unavailable"
     case replayUnavailable = "replay_unavailable"
     case busy
+    case shuttingDown = "shutting_down"
 
     /// The HTTP status this code always comes with.
     public var httpStatus: Int {
@@ -118,7 +119,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .sharesCommitted, .newOwnerNotMember: 422
         case .tooManyAttempts, .rateLimited: 429
         case .internalError, .corruptData: 500
-        case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable: 503
+        case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable, .shuttingDown: 503
         }
     }
 }

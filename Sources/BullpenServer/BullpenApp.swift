@@ -31,14 +31,19 @@ public enum BullpenApp {
         BullpenMetrics.marketData(source: marketData?.sourceName ?? "none", simulated: marketData?.isSimulated ?? false,
                                   available: marketData != nil)
         let secret = try SigningSecret.load(configuration)
+        // Throttles count in memory when one process owns the database (SQLite), in the database
+        // when several instances may share it (PostgreSQL).
+        let throttles: any ThrottleBook = store.backend.isSQLite ? MemoryThrottleBook() : DatabaseThrottleBook(store: store)
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: LoginThrottle(policy: .init(perPair: configuration.loginFailuresPerPair,
                                                   perAccount: configuration.loginFailuresPerAccount,
                                                   perAddress: configuration.loginFailuresPerAddress,
-                                                  window: configuration.loginWindow), time: time),
-            registrations: RateLimiter(limit: configuration.registrationsPerAddress, window: configuration.registrationWindow, time: time),
+                                                  window: configuration.loginWindow), time: time, book: throttles),
+            registrations: RateLimiter(name: "register", limit: configuration.registrationsPerAddress,
+                                       window: configuration.registrationWindow, time: time, book: throttles),
+            orders: RateLimiter(name: "orders", limit: configuration.ordersPerMinute, window: 60, time: time, book: throttles),
             time: time, configuration: configuration)
 
         app.http.server.configuration.hostname = configuration.host
@@ -47,6 +52,7 @@ public enum BullpenApp {
         app.routes.caseInsensitive = false
 
         app.middleware = Middlewares()
+        app.middleware.use(DrainMiddleware(drain: app.drain))
         app.middleware.use(RequestLogMiddleware())
         app.middleware.use(SecurityHeadersMiddleware(simulatedMarket: marketData?.isSimulated ?? false))
         app.middleware.use(ErrorEnvelopeMiddleware())
@@ -76,7 +82,8 @@ public enum BullpenApp {
             if configuration.leagueScheduleJob {
                 let leagues = app.bullpen.leagues, logger = app.logger
                 app.lifecycle.use(BackgroundLoop {
-                    do { try await leagues.runSchedule() } catch { logger.warning("league schedule failed", metadata: ["error": "\(error)"]) }
+                    // One instance at a time moves the clocks (an advisory lock on PostgreSQL).
+                    do { _ = try await store.exclusively("league-schedule") { try await leagues.runSchedule() } } catch { logger.warning("league schedule failed", metadata: ["error": "\(error)"]) }
                     return .seconds(30)
                 })
             }

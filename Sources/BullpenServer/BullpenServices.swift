@@ -1,3 +1,4 @@
+import BullpenAPI
 import BullpenCore
 import BullpenMarketData
 import BullpenStore
@@ -14,6 +15,8 @@ struct BullpenServices: Sendable {
     let throttle: LoginThrottle
     /// Registrations per client address.
     let registrations: RateLimiter
+    /// Orders and exercises per player.
+    let orders: RateLimiter
     let time: any TimeSource
     let configuration: ServerConfiguration
 
@@ -32,6 +35,14 @@ struct BullpenServices: Sendable {
     /// Historical replay; needs market data.
     func replay() throws -> ReplayService {
         ReplayService(store: store, source: try requireMarketData(), time: time)
+    }
+
+    /// Counts one order (or exercise) of `user`'s, or throws 429 `rate_limited` with `Retry-After`.
+    func takeOrder(by user: UserID) async throws {
+        if let wait = try await orders.take(user.description) {
+            throw APIError(.rateLimited, "At most \(configuration.ordersPerMinute) orders a minute. Try again in \(wait) seconds.",
+                           headers: ["Retry-After": String(wait)])
+        }
     }
 
     func requireMarketData() throws -> any MarketDataSource {

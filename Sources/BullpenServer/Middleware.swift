@@ -10,7 +10,7 @@ struct ErrorEnvelopeMiddleware: AsyncMiddleware {
             return try await next.respond(to: request)
         } catch {
             let apiError = APIError(error)
-            if apiError.status.code >= 500 {
+            if apiError.status.code >= 500, apiError.code != .shuttingDown, apiError.code != .busy {
                 request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             return apiError.response()

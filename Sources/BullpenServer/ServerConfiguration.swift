@@ -58,13 +58,22 @@ public struct ServerConfiguration: Sendable {
     /// Browser origins besides the server's own that may open the stream (`BULLPEN_ALLOWED_ORIGINS`, comma-separated).
     public var allowedOrigins: Set<String> = []
 
+    /// How long a stopping server goes on answering requests that arrive (`BULLPEN_SHUTDOWN_GRACE`,
+    /// seconds): it stops sooner once none has arrived for half a second. Keep it below the
+    /// process manager's own grace (Kubernetes' is 30 s).
+    public var shutdownGrace: Duration = .seconds(20)
+    /// Orders (placed or previewed) one player may send a minute, over all their portfolios
+    /// (`BULLPEN_ORDERS_PER_MINUTE`); past it, 429 with `Retry-After`.
+    public var ordersPerMinute = 120
+
     public init() {}
 
     /// Every variable ``fromEnvironment(_:)`` reads (`.env.example` lists each; a test checks).
     public static let variables = [
         "BULLPEN_HOST", "BULLPEN_PORT", "BULLPEN_DATA_DIR", "BULLPEN_MARKET_DATA", "DATABASE_URL", "FINNHUB_API_KEY",
         "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
-        "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START", "LOG_LEVEL", "LOG_FORMAT",
+        "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START",
+        "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_ORDERS_PER_MINUTE", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
     /// Reads `BULLPEN_*`, `DATABASE_URL` from `environment`.
@@ -99,6 +108,16 @@ public struct ServerConfiguration: Sendable {
         if let limit = environment["BULLPEN_REGISTRATIONS_PER_ADDRESS"], !limit.isEmpty {
             if let value = Int(limit), value > 0 { config.registrationsPerAddress = value } else {
                 problems.append("BULLPEN_REGISTRATIONS_PER_ADDRESS must be a whole number above 0, not '\(limit)'")
+            }
+        }
+        if let grace = environment["BULLPEN_SHUTDOWN_GRACE"], !grace.isEmpty {
+            if let value = Int(grace), (0...3_600).contains(value) { config.shutdownGrace = .seconds(value) } else {
+                problems.append("BULLPEN_SHUTDOWN_GRACE must be seconds from 0 to 3600, not '\(grace)'")
+            }
+        }
+        if let limit = environment["BULLPEN_ORDERS_PER_MINUTE"], !limit.isEmpty {
+            if let value = Int(limit), value > 0 { config.ordersPerMinute = value } else {
+                problems.append("BULLPEN_ORDERS_PER_MINUTE must be a whole number above 0, not '\(limit)'")
             }
         }
         if let proxies = environment["BULLPEN_TRUSTED_PROXIES"], !proxies.isEmpty {

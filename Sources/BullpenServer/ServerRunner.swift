@@ -5,8 +5,8 @@ import Foundation
 import Vapor
 
 /// Runs the server as `bullpen serve` does: opens and migrates the database, loads market data,
-/// listens, prints the URL, and on SIGINT/SIGTERM stops accepting, lets requests in flight
-/// finish, and closes the database.
+/// listens, prints the URL, and on SIGINT/SIGTERM drains (answers every request already received,
+/// see ``Drain``), stops accepting, and closes the database.
 public enum ServerRunner {
     /// Opens the store the configuration names: PostgreSQL with `DATABASE_URL`, else SQLite in the data directory.
     public static func openStore(_ config: ServerConfiguration, logger: Logger) throws -> BullpenStore {
@@ -84,8 +84,9 @@ public enum ServerRunner {
             let port = app.http.server.shared.localAddress?.port ?? config.port
             FileHandle.standardOutput.write(Data("Bullpen listening on http://\(config.host):\(port)\n".utf8))
             await waitForTerminationSignal()
-            logger.notice("shutting down: finishing requests in flight")
-            await app.server.shutdown()
+            logger.notice("shutting down: answering every request that arrives until none has for \(Drain.quiet) (at most \(config.shutdownGrace)), then closing the connections")
+            let drained = await app.drainAndStop(grace: config.shutdownGrace)
+            logger.notice("shut down: \(drained.answered) requests answered while draining\(drained.unfinished > 0 ? ", \(drained.unfinished) still unfinished at the grace's end" : "")")
         } catch {
             try? await app.asyncShutdown()
             throw error

@@ -9,5 +9,6 @@ extension Migrations {
         M0010_AddLeagues(),
         M0011_AddStandingsFeeds(),
         M0012_AddCarriedBasis(),
+        M0013_AddThrottles(),
     ]
 }

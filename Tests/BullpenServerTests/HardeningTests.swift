@@ -220,7 +220,7 @@ struct HardeningTests {
     @Test func namesRefuseControlCharactersAndALeagueNamedTwiceGetsASecondPortfolioName() async throws {
         try await withServer { server in
             let player = try await server.register()
-            for name in ["a\u{0}b", "tab\there", "bell\u{7}", "line\u{85}break"] {
+            for name in ["a\u{0}b", "tab\there", "bell\u{7}", "line\u{85}break", "trailing\u{85}", "ends with a newline\n"] {
                 let reply = try await server.send(.POST, "/api/v1/leagues", token: player.accessToken,
                                                   json: ["name": name, "visibility": "public"])
                 #expect(reply.status == 422 && reply.errorCode == "invalid_name", "\(name.debugDescription): \(reply.text)")
@@ -269,6 +269,29 @@ struct HardeningTests {
             for token in variants {
                 #expect(try await server.send(.GET, "/api/v1/me", token: token).status == 401, "\(token.suffix(3))")
             }
+        }
+    }
+
+    // MARK: Orders per player
+
+    /// Orders (and exercises) are limited per player over all their portfolios: past the limit,
+    /// 429 rate_limited with Retry-After, nothing executed; another player is not held up.
+    @Test func ordersPastThePlayersLimitAre429WithRetryAfter() async throws {
+        try await withServer(configure: { $0.ordersPerMinute = 3 }) { server in
+            let player = try await server.register(), other = try await server.register()
+            let second = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                               json: ["name": "Second"]).decode(PortfolioDTO.self)
+            for portfolio in [player.mainPortfolio, second.id, player.mainPortfolio] {
+                #expect(try await server.order(player, "buy", 1, "MSFT", portfolio: portfolio).status == 201)
+            }
+            let refused = try await server.order(player, "buy", 1, "MSFT", portfolio: second.id)
+            #expect(refused.status == 429 && refused.errorCode == "rate_limited", "\(refused.text)")
+            let wait = try #require(refused.headers.first(name: "Retry-After").flatMap(Int.init))
+            #expect((1...60).contains(wait))
+            let orders = try await server.send(.GET, "/api/v1/portfolios/\(second.id)/orders", token: player.accessToken)
+                .decode(OrderList.self).orders
+            #expect(orders.count == 1, "the refused order did not execute")
+            #expect(try await server.order(other, "buy", 1, "MSFT").status == 201)
         }
     }
 

@@ -74,6 +74,7 @@ final class TestServer: Sendable {
         config.port = 0
         config.bcryptCost = 4   // production uses 12; tests would take minutes
         config.registrationsPerAddress = 100_000   // every test player comes from loopback
+        config.ordersPerMinute = 1_000_000   // tests place orders as fast as they can
         configure(&config)
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath), time: time, logger: quietLogger)
         try await store.migrate()

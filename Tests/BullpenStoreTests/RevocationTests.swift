@@ -73,4 +73,49 @@ struct RevocationTests {
             #expect(try await second.activeSessionOwner(kept) == user.id)
         }
     }
+
+    /// Scheduled work runs on one instance at a time: while one holds a job's advisory lock, the
+    /// other skips the job (nil) instead of running it twice; another job is not held up; once
+    /// released (or its holder is gone), the next round runs.
+    @Test(.enabled(if: TestDatabases.kinds.contains(.postgres)))
+    func oneInstanceRunsEachScheduledJob() async throws {
+        try await TestDatabases.withStore(.postgres) { first, openAnother in
+            let second = try openAnother()
+            let (entered, inside) = AsyncStream<Void>.makeStream()
+            let (released, release) = AsyncStream<Void>.makeStream()
+            let holding = Task {
+                try await first.exclusively("closing-equity") { () async -> Int in
+                    inside.yield()
+                    for await _ in released { break }
+                    return 1
+                }
+            }
+            for await _ in entered { break }
+            #expect(try await second.exclusively("closing-equity") { 2 } == nil)
+            #expect(try await first.exclusively("closing-equity") { 3 } == nil)   // not re-entrant across connections
+            #expect(try await second.exclusively("league-schedule") { 4 } == 4)
+            release.yield()
+            #expect(try await holding.value == 1)
+            // (The lock goes with the holder's session, which ends a moment after it hangs up.)
+            #expect(await Self.eventually { (try? await second.exclusively("closing-equity") { 5 }) == 5 })
+
+            // A holder whose connection is cut (a killed instance) frees the job.
+            let (entered2, inside2) = AsyncStream<Void>.makeStream()
+            let orphan = Task {
+                try await first.exclusively("closing-equity") { () async throws -> Int in
+                    inside2.yield()
+                    try await Task.sleep(for: .seconds(60))
+                    return 6
+                }
+            }
+            for await _ in entered2 { break }
+            _ = try await second.sql(second.db).raw("""
+                SELECT pg_terminate_backend(pid) AS cut FROM pg_locks
+                WHERE locktype = 'advisory' AND classid = \(literal: Int(BullpenStore.jobLockSpace))
+                """).all()
+            #expect(await Self.eventually(within: 10) { (try? await second.exclusively("closing-equity") { 7 }) == 7 })
+            orphan.cancel()
+            _ = await orphan.result
+        }
+    }
 }

@@ -1,5 +1,8 @@
 import BullpenCore
+import BullpenStore
+import Crypto
 import Foundation
+import Synchronization
 
 /// Says whether a login may be tried, before its password is hashed, after OWASP's advice on
 /// account lockout: a guess cannot be made faster by sending many at once, and an attacker cannot
@@ -14,9 +17,11 @@ import Foundation
 ///   delays, again not for accounts known at that address (a school behind one address).
 ///
 /// An attempt is counted when it begins (``begin(account:address:)`` reserves it) and forgiven
-/// only when it succeeds, so twenty guesses sent at once are six tries, not twenty. In memory,
-/// per process: a restart forgets, which errs on the side of letting people in.
-actor LoginThrottle {
+/// only when it succeeds, so twenty guesses sent at once are six tries, not twenty. The counts are
+/// kept in a ``ThrottleBook``: this process's memory on SQLite (one process owns the file; a
+/// restart forgets, which errs on the side of letting people in), the database on PostgreSQL, so
+/// that every instance sharing it counts together.
+struct LoginThrottle: Sendable {
     struct Policy: Sendable {
         var perPair = 5
         var perAccount = 10
@@ -26,8 +31,8 @@ actor LoginThrottle {
 
     /// A reserved attempt, handed back with its outcome.
     struct Attempt: Sendable {
-        fileprivate let id: UInt64
-        fileprivate let keys: [String]
+        fileprivate let id: UUID
+        fileprivate let pair: String
         fileprivate let account: String
         fileprivate let address: String
     }
@@ -38,118 +43,173 @@ actor LoginThrottle {
         case wait(Int)
     }
 
-    private let policy: Policy
-    private let time: any TimeSource
-    /// Each key's recent failures (reserved attempts included): the attempt's id and when.
-    private var failures: [String: [(id: UInt64, at: Date)]] = [:]
-    /// The addresses each account has logged in from (the latest few).
-    private var knownAddresses: [String: [String]] = [:]
-    private var nextID: UInt64 = 0
-    private static let knownPerAccount = 10
+    let policy: Policy
+    let time: any TimeSource
+    let book: any ThrottleBook
+    static let knownPerAccount = 10
 
-    init(policy: Policy, time: any TimeSource) {
+    init(policy: Policy, time: any TimeSource, book: any ThrottleBook) {
         self.policy = policy
         self.time = time
+        self.book = book
     }
 
     /// Reserves a try of `account` from `address`, or says how long to wait.
-    func begin(account: String, address: String) -> Decision {
+    func begin(account: String, address: String) async throws -> Decision {
         let now = time.now()
-        if failures.count > 100_000 { prune(now: now) }
-        let known = knownAddresses[account]?.contains(address) ?? false
-        let pair = "pair:\(account)\u{0}\(address)", accountKey = "account:\(account)", addressKey = "address:\(address)"
-        var waits = [strictWait(pair, limit: policy.perPair, now: now)]
-        if !known {
-            waits.append(growingWait(accountKey, limit: policy.perAccount, now: now))
-            waits.append(growingWait(addressKey, limit: policy.perAddress, now: now))
+        let pair = "pair:\(account)\u{1F}\(address)", accountKey = "account:\(account)", addressKey = "address:\(address)"
+        let policy = policy
+        let reservation = try await book.reserve(keys: [pair, accountKey, addressKey], since: now.addingTimeInterval(-policy.window),
+                                                 now: now, known: (account, address)) { attempts, known in
+            var waits = [Self.strictWait(attempts[pair] ?? [], limit: policy.perPair, window: policy.window, now: now)]
+            if !known {
+                waits.append(Self.growingWait(attempts[accountKey] ?? [], limit: policy.perAccount, window: policy.window, now: now))
+                waits.append(Self.growingWait(attempts[addressKey] ?? [], limit: policy.perAddress, window: policy.window, now: now))
+            }
+            return waits.compactMap { $0 }.max()
         }
-        if let wait = waits.compactMap({ $0 }).max() { return .wait(wait) }
-        nextID += 1
-        let keys = [pair, accountKey, addressKey]
-        for key in keys { failures[key, default: []].append((nextID, now)) }
-        return .proceed(Attempt(id: nextID, keys: keys, account: account, address: address))
+        switch reservation {
+        case .wait(let seconds): return .wait(seconds)
+        case .reserved(let id): return .proceed(Attempt(id: id, pair: pair, account: account, address: address))
+        }
     }
 
     /// The password was right: the attempt is forgiven, the pair's failures too (not the
     /// account's: an attacker elsewhere is not let off), and the address is known from now on.
-    func succeeded(_ attempt: Attempt) {
-        forget(attempt)
-        failures[attempt.keys[0]] = nil
-        var addresses = knownAddresses[attempt.account, default: []].filter { $0 != attempt.address }
-        addresses.append(attempt.address)
-        knownAddresses[attempt.account] = Array(addresses.suffix(Self.knownPerAccount))
+    func succeeded(_ attempt: Attempt) async throws {
+        try await book.forget(attempt.id)
+        try await book.clear(key: attempt.pair)
+        try await book.remember(account: attempt.account, address: attempt.address, at: time.now(), keep: Self.knownPerAccount)
     }
 
     /// The attempt was not made after all (the server was too busy to check it): not a failure.
-    func abandoned(_ attempt: Attempt) { forget(attempt) }
-
-    private func forget(_ attempt: Attempt) {
-        for key in attempt.keys {
-            failures[key]?.removeAll { $0.id == attempt.id }
-            if failures[key]?.isEmpty == true { failures[key] = nil }
-        }
-    }
-
-    /// The window's failures of `key`, dropping older ones.
-    private func recent(_ key: String, now: Date) -> [(id: UInt64, at: Date)] {
-        let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0.at) < policy.window }
-        failures[key] = recent.isEmpty ? nil : recent
-        return recent
-    }
+    func abandoned(_ attempt: Attempt) async throws { try await book.forget(attempt.id) }
 
     /// At the limit, until the oldest failure leaves the window.
-    private func strictWait(_ key: String, limit: Int, now: Date) -> Int? {
-        let recent = recent(key, now: now)
+    static func strictWait(_ recent: [Date], limit: Int, window: TimeInterval, now: Date) -> Int? {
         guard recent.count >= limit, let oldest = recent.first else { return nil }
-        return max(1, Int((policy.window - now.timeIntervalSince(oldest.at)).rounded(.up)))
+        return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
     }
 
     /// At the limit, 1 second after the latest failure, doubling with each failure past it (at
     /// most the window).
-    private func growingWait(_ key: String, limit: Int, now: Date) -> Int? {
-        let recent = recent(key, now: now)
+    static func growingWait(_ recent: [Date], limit: Int, window: TimeInterval, now: Date) -> Int? {
         guard recent.count >= limit, let latest = recent.last else { return nil }
-        let delay = min(policy.window, pow(2, Double(min(recent.count - limit, 20))))
-        let left = delay - now.timeIntervalSince(latest.at)
+        let delay = min(window, pow(2, Double(min(recent.count - limit, 20))))
+        let left = delay - now.timeIntervalSince(latest)
         return left > 0 ? max(1, Int(left.rounded(.up))) : nil
-    }
-
-    private func prune(now: Date) {
-        failures = failures.compactMapValues { entries in
-            let recent = entries.filter { now.timeIntervalSince($0.at) < policy.window }
-            return recent.isEmpty ? nil : recent
-        }
     }
 }
 
-/// A sliding-window limit on how often a key (an address) may do something: registrations.
-actor RateLimiter {
-    private let limit: Int
-    private let window: TimeInterval
-    private let time: any TimeSource
-    private var uses: [String: [Date]] = [:]
-
-    init(limit: Int, window: TimeInterval, time: any TimeSource) {
-        self.limit = limit
-        self.window = window
-        self.time = time
-    }
+/// A sliding-window limit on how often a key may do something: registrations per address,
+/// orders per player. Counted in the same ``ThrottleBook`` as logins.
+struct RateLimiter: Sendable {
+    let name: String
+    let limit: Int
+    let window: TimeInterval
+    let time: any TimeSource
+    let book: any ThrottleBook
 
     /// Counts a use by `key`, or answers the seconds to wait without counting it.
-    func take(_ key: String) -> Int? {
+    func take(_ key: String) async throws -> Int? {
         let now = time.now()
-        if uses.count > 100_000 {
-            uses = uses.compactMapValues { dates in
-                let recent = dates.filter { now.timeIntervalSince($0) < window }
+        let (limit, window) = (limit, window)
+        let reservation = try await book.reserve(keys: ["\(name):\(key)"], since: now.addingTimeInterval(-window), now: now,
+                                                 known: nil) { attempts, _ in
+            LoginThrottle.strictWait(attempts.values.first ?? [], limit: limit, window: window, now: now)
+        }
+        if case .wait(let seconds) = reservation { return seconds }
+        return nil
+    }
+}
+
+/// Where throttles keep their counts: each attempt's time under each of its keys, and the
+/// addresses each account has logged in from.
+protocol ThrottleBook: Sendable {
+    /// Atomically: reads `keys`' attempts after `since` (oldest first) and whether the account
+    /// knows the address, asks `decide`, and unless it answers a wait records an attempt under
+    /// every key at `now`.
+    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
+                 decide: @escaping @Sendable (_ attempts: [String: [Date]], _ known: Bool) -> Int?) async throws -> ThrottleReservation
+    func forget(_ attempt: UUID) async throws
+    func clear(key: String) async throws
+    func remember(account: String, address: String, at: Date, keep: Int) async throws
+}
+
+/// This process's memory: one server on its own (SQLite).
+actor MemoryThrottleBook: ThrottleBook {
+    private var attempts: [String: [(id: UUID, at: Date)]] = [:]
+    private var knownAddresses: [String: [String]] = [:]
+
+    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
+                 decide: @escaping @Sendable ([String: [Date]], Bool) -> Int?) -> ThrottleReservation {
+        if attempts.count > 100_000 {
+            // Stale keys of the longest window (logins', 15 minutes) are of no use to anyone.
+            attempts = attempts.compactMapValues { list in
+                let recent = list.filter { now.timeIntervalSince($0.at) < 3_600 }
                 return recent.isEmpty ? nil : recent
             }
         }
-        let recent = (uses[key] ?? []).filter { now.timeIntervalSince($0) < window }
-        if recent.count >= limit, let oldest = recent.first {
-            uses[key] = recent
-            return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+        var recent: [String: [Date]] = [:]
+        for key in keys {
+            let kept = (attempts[key] ?? []).filter { $0.at > since }
+            attempts[key] = kept.isEmpty ? nil : kept
+            recent[key] = kept.map(\.at)
         }
-        uses[key] = recent + [now]
-        return nil
+        let isKnown = known.map { knownAddresses[$0.account]?.contains($0.address) ?? false } ?? false
+        if let wait = decide(recent, isKnown) { return .wait(wait) }
+        let id = UUID()
+        for key in keys { attempts[key, default: []].append((id, now)) }
+        return .reserved(id)
     }
+
+    func forget(_ attempt: UUID) {
+        for key in Array(attempts.keys) {
+            attempts[key]?.removeAll { $0.id == attempt }
+            if attempts[key]?.isEmpty == true { attempts[key] = nil }
+        }
+    }
+
+    func clear(key: String) { attempts[key] = nil }
+
+    func remember(account: String, address: String, at: Date, keep: Int) {
+        var addresses = knownAddresses[account, default: []].filter { $0 != address }
+        addresses.append(address)
+        knownAddresses[account] = Array(addresses.suffix(keep))
+    }
+}
+
+/// The database (PostgreSQL): every instance sharing it counts together. Keys, accounts and
+/// addresses are stored as their SHA-256 (a login's username is whatever was typed: any length,
+/// any character, NUL included, which PostgreSQL's text refuses).
+final class DatabaseThrottleBook: ThrottleBook {
+    let store: BullpenStore
+    /// When attempts older than an hour were last deleted (every throttle's window is shorter).
+    private let pruned = Mutex<Date>(.distantPast)
+
+    init(store: BullpenStore) { self.store = store }
+
+    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
+                 decide: @escaping @Sendable ([String: [Date]], Bool) -> Int?) async throws -> ThrottleReservation {
+        let prune = pruned.withLock { last in
+            guard now.timeIntervalSince(last) > 600 else { return false }
+            last = now
+            return true
+        }
+        if prune { try await store.pruneThrottles(before: now.addingTimeInterval(-3_600)) }
+        let hashed = keys.map(Self.digest)
+        let originals = Dictionary(zip(hashed, keys), uniquingKeysWith: { first, _ in first })
+        return try await store.reserveThrottled(keys: hashed, since: since, now: now,
+                                                known: known.map { (Self.digest($0.account), Self.digest($0.address)) }) { attempts, known in
+            decide(Dictionary(attempts.map { (originals[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: +), known)
+        }
+    }
+
+    func forget(_ attempt: UUID) async throws { try await store.forgetThrottled(attempt) }
+    func clear(key: String) async throws { try await store.clearThrottled(key: Self.digest(key)) }
+    func remember(account: String, address: String, at: Date, keep: Int) async throws {
+        try await store.rememberAddress(account: Self.digest(account), address: Self.digest(address), at: at, keep: keep)
+    }
+
+    static func digest(_ text: String) -> String { SHA256.hash(data: Data(text.utf8)).hex }
 }

@@ -107,9 +107,11 @@ enum Names {
     static func validate(_ raw: String, of what: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         // Lengths count code points as sent, as the contract's maxLength does.
-        // No control characters: a name is shown, and SQLite reads text back only up to a NUL.
+        // No control characters anywhere in what was sent (the contract's pattern reads the raw
+        // value; trimming would let a trailing U+0085 through): a name is shown, and SQLite reads
+        // text back only up to a NUL.
         guard raw.unicodeScalars.count <= length.upperBound, !name.isEmpty,
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+              !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw APIError(.invalidName, "\(what) names are 1 to 50 characters on one line, without control characters.")
         }
         return name

@@ -46,7 +46,7 @@ struct AuthRoutes: RouteCollection {
         let credentials = try req.decodeJSON(Credentials.self)
         let key = try AccountRules.usernameKey(credentials.username)
         try AccountRules.validatePassword(credentials.password, username: credentials.username)
-        if let wait = await req.bullpen.registrations.take(req.clientAddress) {
+        if let wait = try await req.bullpen.registrations.take(req.clientAddress) {
             throw APIError(.rateLimited, "Too many accounts were created from this address. Try again in \(wait) seconds.",
                            headers: ["Retry-After": String(wait)])
         }
@@ -61,7 +61,7 @@ struct AuthRoutes: RouteCollection {
         let account = credentials.username.lowercased()
         // The try is counted before the password is hashed: guesses sent at once are throttled too.
         let attempt: LoginThrottle.Attempt
-        switch await services.throttle.begin(account: account, address: req.clientAddress) {
+        switch try await services.throttle.begin(account: account, address: req.clientAddress) {
         case .wait(let seconds):
             BullpenMetrics.login("throttled")
             throw APIError(.tooManyAttempts, "Too many failed logins. Try again in \(seconds) seconds.",
@@ -74,7 +74,7 @@ struct AuthRoutes: RouteCollection {
             user = try await services.store.user(usernameKey: account)
             verified = try await services.hasher.verify(credentials.password, against: user?.passwordHash)
         } catch {
-            await services.throttle.abandoned(attempt)
+            try? await services.throttle.abandoned(attempt)
             BullpenMetrics.login("busy")
             throw error
         }
@@ -82,7 +82,7 @@ struct AuthRoutes: RouteCollection {
             BullpenMetrics.login("failed")
             throw APIError(.invalidCredentials, "The username or password is wrong.")
         }
-        await services.throttle.succeeded(attempt)
+        try await services.throttle.succeeded(attempt)
         BullpenMetrics.login("succeeded")
         return try jsonResponse(try await startSession(for: user, req: req))
     }

@@ -37,6 +37,7 @@ struct OptionRoutes: RouteCollection {
         let id = try req.portfolioID()
         let symbol = try req.contractParameter()
         let body = try req.decodeJSON(ExerciseRequest.self)
+        try await req.bullpen.takeOrder(by: caller.user)
         return try jsonResponse(try await req.options().exercise(symbol, contracts: body.contracts, in: id, owner: caller.user))
     }
 

@@ -19,6 +19,7 @@ struct OrderRoutes: RouteCollection {
         let caller = try await req.caller()
         let id = try req.portfolioID()
         let body = try req.decodeJSON(PlaceOrderRequest.self)
+        try await req.bullpen.takeOrder(by: caller.user)
         let request = try Self.orderRequest(body)
         let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
         let outcome: BullpenStore.OrderOutcome, note: String?

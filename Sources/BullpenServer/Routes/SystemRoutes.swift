@@ -17,9 +17,11 @@ struct SystemRoutes: RouteCollection {
                  body: .init(string: BullpenMetrics.exposition()))
     }
 
-    /// The process is up.
+    /// The process is up; 503 `shutting_down` once it has begun to stop, so that a load balancer
+    /// sends its requests elsewhere while the ones it sent are answered.
     @Sendable func health(req: Request) async throws -> Response {
-        try jsonResponse(HealthDTO(status: "ok"))
+        if req.application.drain.isDraining { throw APIError.shuttingDown }
+        return try jsonResponse(HealthDTO(status: "ok"))
     }
 
     /// The process can serve: the database answers. 503 when it does not.

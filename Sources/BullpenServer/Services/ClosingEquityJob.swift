@@ -80,8 +80,13 @@ struct ClosingEquityJob: Sendable {
     /// next session's close.
     func runLogged() async -> Duration {
         do {
-            let stored = try await runOnce()
-            if stored > 0 { logger.info("stored closing equity", metadata: ["snapshots": "\(stored)"]) }
+            // With several instances on one PostgreSQL, one of them runs it (an advisory lock).
+            let job = self
+            if let stored = try await store.exclusively("closing-equity", { try await job.runOnce() }) {
+                if stored > 0 { logger.info("stored closing equity", metadata: ["snapshots": "\(stored)"]) }
+            } else {
+                logger.debug("closing equity: another instance is storing it")
+            }
         } catch {
             logger.warning("closing equity job failed", metadata: ["error": "\(error)"])
         }

@@ -54,6 +54,7 @@ actor QuoteHub {
     private var subscribersOf: [Symbol: Set<UUID>] = [:]
     private var lastSent: [Symbol: Quote] = [:]
     private var poller: Task<Void, Never>?
+    private var closing: WebSocketErrorCode?
     /// Upstream polls made and symbols asked for, for tests and status.
     private(set) var polls = 0
     private(set) var symbolsPolled = 0
@@ -68,6 +69,11 @@ actor QuoteHub {
     var subscriberCount: Int { subscribers.count }
 
     func add(_ subscriber: StreamSubscriber) {
+        if let closing {
+            // Upgraded as the server began to go away: told at once.
+            subscriber.socket.close(code: closing, promise: nil)
+            return
+        }
         subscribers[subscriber.id] = subscriber
         BullpenMetrics.streamSubscribers(subscribers.count)
         startPolling()
@@ -115,6 +121,18 @@ actor QuoteHub {
                 try? await Task.sleep(for: interval)
                 await self.pollOnce()
             }
+        }
+    }
+
+    /// Closes every stream with `code` (1001, going away, when the server stops), and any
+    /// opened from now on.
+    func closeAll(code: WebSocketErrorCode) async {
+        closing = code
+        for subscriber in subscribers.values {
+            try? await subscriber.socket.close(code: code)
+            // A client that neither answers the close frame nor a ping within a second is cut off
+            // (WebSocketKit then closes the connection itself), so that it cannot hold the stop up.
+            subscriber.socket.pingInterval = .seconds(1)
         }
     }
 

@@ -20,6 +20,7 @@ struct StreamRoutes: RouteCollection {
 
     @Sendable func connect(req: Request) async throws -> Response {
         guard let hub = req.application.quoteHub else { throw APIError.marketDataUnavailable }
+        if req.application.drain.isDraining { throw APIError.shuttingDown }
         try Self.checkOrigin(req)
         // A token in the query authenticates at once; otherwise the first message must.
         var caller: Caller?
