@@ -51,11 +51,12 @@ public struct UserDTO: Codable, Sendable, Hashable {
 /// gets the next one. Each refresh token works once.
 public struct TokensDTO: Codable, Sendable, Hashable {
     public var accessToken: String
-    public var refreshToken: String
+    /// Nil when the client asked for it as a cookie (`X-Refresh-Cookie: 1`, the web app).
+    public var refreshToken: String?
     public var tokenType: String
     /// Seconds until the access token expires.
     public var expiresIn: Int
-    public init(accessToken: String, refreshToken: String, tokenType: String = "Bearer", expiresIn: Int) {
+    public init(accessToken: String, refreshToken: String?, tokenType: String = "Bearer", expiresIn: Int) {
         self.accessToken = accessToken; self.refreshToken = refreshToken
         self.tokenType = tokenType; self.expiresIn = expiresIn
     }

@@ -48,6 +48,9 @@ public enum BullpenApp {
 
         app.http.server.configuration.hostname = configuration.host
         app.http.server.configuration.port = configuration.port
+        // A connection with nothing read or written for this long is closed (keep-alive
+        // connections left open, clients gone silent); streams ping well within it.
+        app.http.server.configuration.idleTimeout = .seconds(configuration.idleTimeout.components.seconds)
         app.routes.defaultMaxBodySize = "1mb"
         app.routes.caseInsensitive = false
 
@@ -55,6 +58,7 @@ public enum BullpenApp {
         app.middleware.use(DrainMiddleware(drain: app.drain))
         app.middleware.use(RequestLogMiddleware())
         app.middleware.use(SecurityHeadersMiddleware(simulatedMarket: marketData?.isSimulated ?? false))
+        app.middleware.use(CORSMiddleware(allowed: configuration.allowedOrigins))
         app.middleware.use(ErrorEnvelopeMiddleware())
         app.middleware.use(WebAppMiddleware())
         app.middleware.use(MethodNotAllowedMiddleware())

@@ -117,3 +117,45 @@ struct MethodNotAllowedMiddleware: AsyncMiddleware {
         return methods.sorted { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
     }
 }
+
+/// Cross-origin calls from the browser origins the operator lists (`BULLPEN_ALLOWED_ORIGINS`),
+/// and from no other: their preflights are answered (204, the methods and headers the API
+/// takes), their answers carry `Access-Control-Allow-Origin`. A preflight from any other origin
+/// is 403 `origin_not_allowed`; its other requests get no CORS headers, so the browser keeps the
+/// answer from the page. Credentials are never allowed cross-origin: the API's bearer tokens go in
+/// a header, and the web app's refresh cookie stays with its own site.
+struct CORSMiddleware: AsyncMiddleware {
+    let allowed: Set<String>
+    static let methods = "GET, HEAD, POST, PUT, PATCH, DELETE"
+    static let headers = "Authorization, Content-Type, Idempotency-Key"
+    static let exposed = "Location, Retry-After, X-Request-Id, X-Market-Data"
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard let origin = request.headers.first(name: .origin) else { return try await next.respond(to: request) }
+        let preflight = request.method == .OPTIONS && request.headers.first(name: "Access-Control-Request-Method") != nil
+        guard allowed.contains(origin) else {
+            if preflight && !Self.sameSite(origin, request) {
+                return APIError(.originNotAllowed, "\(origin) may not call this API from a browser; the operator lists the origins that may (BULLPEN_ALLOWED_ORIGINS).").response()
+            }
+            return try await next.respond(to: request)
+        }
+        let response = preflight ? Response(status: .noContent) : try await next.respond(to: request)
+        response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: origin)
+        response.headers.add(name: .vary, value: "Origin")
+        if preflight {
+            response.headers.replaceOrAdd(name: "Access-Control-Allow-Methods", value: Self.methods)
+            response.headers.replaceOrAdd(name: "Access-Control-Allow-Headers", value: Self.headers)
+            response.headers.replaceOrAdd(name: "Access-Control-Max-Age", value: "600")
+        } else {
+            response.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: Self.exposed)
+        }
+        return response
+    }
+
+    /// The origin is the host the request was sent to (a browser's same-origin request may carry it).
+    static func sameSite(_ origin: String, _ request: Request) -> Bool {
+        guard let host = request.headers.first(name: .host), let url = URL(string: origin), let originHost = url.host else { return false }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return (originHost + port).lowercased() == host.lowercased() || originHost.lowercased() == host.lowercased()
+    }
+}

@@ -55,7 +55,8 @@ public struct ServerConfiguration: Sendable {
     /// Messages a stream client may leave unsent (its socket full) before it is dropped: ten
     /// polls' worth for a client watching the 100 symbols it may.
     public var streamMaxBacklog = 1_000
-    /// Browser origins besides the server's own that may open the stream (`BULLPEN_ALLOWED_ORIGINS`, comma-separated).
+    /// Browser origins besides the server's own that may call the API (CORS) and open the stream
+    /// (`BULLPEN_ALLOWED_ORIGINS`, comma-separated).
     public var allowedOrigins: Set<String> = []
 
     /// How long a stopping server goes on answering requests that arrive (`BULLPEN_SHUTDOWN_GRACE`,
@@ -65,6 +66,10 @@ public struct ServerConfiguration: Sendable {
     /// Orders (placed or previewed) one player may send a minute, over all their portfolios
     /// (`BULLPEN_ORDERS_PER_MINUTE`); past it, 429 with `Retry-After`.
     public var ordersPerMinute = 120
+    /// A connection with nothing read or written for this long is closed (`BULLPEN_IDLE_TIMEOUT`,
+    /// seconds; streams are pinged within it). Header and body read timeouts and a cap on
+    /// connections per address belong to the reverse proxy in front (README, "Running in production").
+    public var idleTimeout: Duration = .seconds(75)
 
     public init() {}
 
@@ -73,7 +78,7 @@ public struct ServerConfiguration: Sendable {
         "BULLPEN_HOST", "BULLPEN_PORT", "BULLPEN_DATA_DIR", "BULLPEN_MARKET_DATA", "DATABASE_URL", "FINNHUB_API_KEY",
         "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
         "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START",
-        "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_ORDERS_PER_MINUTE", "LOG_LEVEL", "LOG_FORMAT",
+        "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
     /// Reads `BULLPEN_*`, `DATABASE_URL` from `environment`.
@@ -113,6 +118,11 @@ public struct ServerConfiguration: Sendable {
         if let grace = environment["BULLPEN_SHUTDOWN_GRACE"], !grace.isEmpty {
             if let value = Int(grace), (0...3_600).contains(value) { config.shutdownGrace = .seconds(value) } else {
                 problems.append("BULLPEN_SHUTDOWN_GRACE must be seconds from 0 to 3600, not '\(grace)'")
+            }
+        }
+        if let idle = environment["BULLPEN_IDLE_TIMEOUT"], !idle.isEmpty {
+            if let value = Int(idle), (1...3_600).contains(value) { config.idleTimeout = .seconds(value) } else {
+                problems.append("BULLPEN_IDLE_TIMEOUT must be seconds from 1 to 3600, not '\(idle)'")
             }
         }
         if let limit = environment["BULLPEN_ORDERS_PER_MINUTE"], !limit.isEmpty {

@@ -105,9 +105,100 @@ struct AuthAPITests {
             let replay = try await server.send(.POST, "/api/v1/auth/refresh", json: RefreshRequest(refreshToken: player.refreshToken))
             #expect(replay.status == 401 && replay.errorCode == "refresh_token_reused")
             // The whole family is gone: the rotated tokens no longer work either.
-            let after = try await server.send(.POST, "/api/v1/auth/refresh", json: RefreshRequest(refreshToken: rotated.refreshToken))
+            let after = try await server.send(.POST, "/api/v1/auth/refresh", json: RefreshRequest(refreshToken: try #require(rotated.refreshToken)))
             #expect(after.status == 401)
             #expect(try await server.send(.GET, "/api/v1/me", token: rotated.accessToken).status == 401)
+        }
+    }
+
+    /// The web app's way: with `X-Refresh-Cookie: 1` the refresh token is never in a body a script
+    /// could read, only in an HttpOnly, SameSite=Strict cookie scoped to the auth routes; refresh
+    /// reads and rotates it (a replayed old cookie ends the session); logout clears it.
+    @Test func theRefreshTokenCanLiveInAnHttpOnlyCookieOnly() async throws {
+        try await withServer { server in
+            let cookieHeader = [("X-Refresh-Cookie", "1")]
+            let registered = try await server.send(.POST, "/api/v1/auth/register", json: Credentials(username: "cora", password: "a long enough passphrase"),
+                                                   headers: cookieHeader)
+            #expect(registered.status == 201)
+            #expect(try registered.decode(AuthResponse.self).tokens.refreshToken == nil)
+            #expect(!registered.text.contains("refreshToken"))
+            func cookie(_ reply: TestServer.Reply) throws -> (value: String, attributes: String) {
+                let header = try #require(reply.headers.first(name: "Set-Cookie"))
+                let pair = try #require(header.split(separator: ";").first)
+                #expect(pair.hasPrefix("bullpen_refresh="))
+                return (String(pair.dropFirst("bullpen_refresh=".count)), header)
+            }
+            let first = try cookie(registered)
+            for attribute in ["HttpOnly", "SameSite=Strict", "Path=/api/v1/auth", "Max-Age=2592000"] {
+                #expect(first.attributes.contains(attribute), "\(first.attributes)")
+            }
+            #expect(!first.attributes.contains("Secure"), "not over TLS here")
+            #expect(first.value.count >= 32)
+
+            let login = try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: "cora", password: "a long enough passphrase"),
+                                              headers: cookieHeader)
+            #expect(login.status == 200)
+            #expect(try login.decode(AuthResponse.self).tokens.refreshToken == nil)
+            let session = try cookie(login)
+
+            // Refresh with the cookie and no body: a new access token, a new cookie.
+            let refreshed = try await server.send(.POST, "/api/v1/auth/refresh",
+                                                  headers: cookieHeader + [("Cookie", "bullpen_refresh=\(session.value)")])
+            #expect(refreshed.status == 200, "\(refreshed.text)")
+            let tokens = try refreshed.decode(AuthResponse.self).tokens
+            #expect(tokens.refreshToken == nil)
+            let next = try cookie(refreshed)
+            #expect(next.value != session.value)
+            #expect(try await server.send(.GET, "/api/v1/me", token: tokens.accessToken).status == 200)
+            // The old cookie again: reuse, the session ends.
+            let replayed = try await server.send(.POST, "/api/v1/auth/refresh",
+                                                 headers: cookieHeader + [("Cookie", "bullpen_refresh=\(session.value)")])
+            #expect(replayed.status == 401 && replayed.errorCode == "refresh_token_reused")
+            #expect(try await server.send(.GET, "/api/v1/me", token: tokens.accessToken).status == 401)
+
+            // Without the cookie, or with another value of the header: refused, clearly.
+            let none = try await server.send(.POST, "/api/v1/auth/refresh", headers: cookieHeader)
+            #expect(none.status == 401 && none.errorCode == "invalid_refresh_token")
+            let wrong = try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: "cora", password: "a long enough passphrase"),
+                                              headers: [("X-Refresh-Cookie", "yes")])
+            #expect(wrong.status == 400 && wrong.errorCode == "validation_failed")
+            // Without the header, a body is still needed (other clients' way).
+            #expect(try await server.send(.POST, "/api/v1/auth/refresh").status == 400)
+
+            // Logout clears the cookie.
+            let again = try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: "cora", password: "a long enough passphrase"),
+                                              headers: cookieHeader)
+            let access = try again.decode(AuthResponse.self).tokens.accessToken
+            let out = try await server.send(.POST, "/api/v1/auth/logout", token: access)
+            #expect(out.status == 204)
+            #expect(out.headers.first(name: "Set-Cookie")?.hasPrefix("bullpen_refresh=; Path=/api/v1/auth; Max-Age=0") == true)
+        }
+    }
+
+    /// Browsers may call the API cross-origin only from the listed origins.
+    @Test func corsAnswersOnlyTheListedOrigins() async throws {
+        try await withServer(configure: { $0.allowedOrigins = ["https://app.example.com"] }) { server in
+            let preflight = [("Origin", "https://app.example.com"), ("Access-Control-Request-Method", "POST"),
+                             ("Access-Control-Request-Headers", "authorization, content-type, idempotency-key")]
+            let allowed = try await server.send(.OPTIONS, "/api/v1/portfolios/\(UUID())/orders", headers: preflight)
+            #expect(allowed.status == 204)
+            #expect(allowed.headers.first(name: "Access-Control-Allow-Origin") == "https://app.example.com")
+            #expect(allowed.headers.first(name: "Access-Control-Allow-Headers")?.contains("Idempotency-Key") == true)
+            #expect(allowed.headers.first(name: "Access-Control-Allow-Credentials") == nil)
+
+            let elsewhere = [("Origin", "https://evil.example.net"), ("Access-Control-Request-Method", "POST")]
+            let refused = try await server.send(.OPTIONS, "/api/v1/auth/login", headers: elsewhere)
+            #expect(refused.status == 403 && refused.errorCode == "origin_not_allowed")
+            #expect(refused.headers.first(name: "Access-Control-Allow-Origin") == nil)
+
+            let player = try await server.register()
+            let read = try await server.send(.GET, "/api/v1/me", token: player.accessToken, headers: [("Origin", "https://app.example.com")])
+            #expect(read.status == 200 && read.headers.first(name: "Access-Control-Allow-Origin") == "https://app.example.com")
+            #expect(read.headers.first(name: "Access-Control-Expose-Headers")?.contains("Retry-After") == true)
+            let other = try await server.send(.GET, "/api/v1/me", token: player.accessToken, headers: [("Origin", "https://evil.example.net")])
+            #expect(other.headers.first(name: "Access-Control-Allow-Origin") == nil)
+            // An OPTIONS that is not a preflight is still the 405 it always was.
+            #expect(try await server.send(.OPTIONS, "/api/v1/auth/login").status == 405)
         }
     }
 

@@ -295,6 +295,37 @@ struct HardeningTests {
         }
     }
 
+    // MARK: 6. Idle connections
+
+    /// A connection that sends nothing (or stops after an answer, keep-alive) is closed once the
+    /// idle timeout passes, instead of being held open for ever.
+    @Test func idleConnectionsAreClosed() async throws {
+        try await withServer(configure: { $0.idleTimeout = .seconds(1) }) { server in
+            let port = try #require(URL(string: server.baseURL)?.port)
+            for request in ["", "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"] {
+                let received = ByteCollector()
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
+                    }
+                    .connect(host: "127.0.0.1", port: port).get()
+                if !request.isEmpty { try await channel.writeAndFlush(ByteBuffer(string: request)).get() }
+                let opened = ContinuousClock.now
+                let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    group.addTask { try await channel.closeFuture.get(); return true }
+                    group.addTask { try await Task.sleep(for: .seconds(10)); return false }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? false
+                }
+                #expect(closed, "the server closed the idle connection")
+                #expect(ContinuousClock.now - opened >= .milliseconds(900))
+                if !request.isEmpty {
+                    #expect(String(decoding: received.bytes.withLock { $0 }, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+                }
+            }
+        }
+    }
+
     // MARK: 5 and 9. The stream
 
     @Test func theStreamWithoutAnUpgradeIs426() async throws {

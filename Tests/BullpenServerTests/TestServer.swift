@@ -128,7 +128,7 @@ final class TestServer: Sendable {
         let auth = try reply.decode(AuthResponse.self)
         let list = try await send(.GET, "/api/v1/portfolios", token: auth.tokens.accessToken).decode(PortfolioList.self)
         return Player(id: auth.user.id, username: username, password: password, accessToken: auth.tokens.accessToken,
-                      refreshToken: auth.tokens.refreshToken, mainPortfolio: try #require(list.portfolios.first).id)
+                      refreshToken: try #require(auth.tokens.refreshToken), mainPortfolio: try #require(list.portfolios.first).id)
     }
 
     /// Places a market order.

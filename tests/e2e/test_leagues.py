@@ -19,7 +19,12 @@ from test_replay import NO_STYLE_ATTRIBUTES, check_layout, press, shoot
 
 
 def user_id(driver):
-    return driver.execute_script("return JSON.parse(localStorage.getItem('bullpen.session')).user.id")
+    return driver.execute_async_script("""
+        const done = arguments[0];
+        Promise.all([import('/session.js'), import('/api.js')]).then(async ([{ currentSession }, { restoreSession }]) => {
+          await restoreSession();
+          done(currentSession().user.id);
+        });""")
 
 
 def standings(driver):

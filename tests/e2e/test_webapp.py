@@ -145,6 +145,56 @@ def test_a_players_first_session(server, driver_factory, screenshots):
     assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
 
 
+def all_cookies(driver):
+    """Every cookie of the browser, by name (WebDriver's own list has only the page's path's)."""
+    return {c["name"]: c for c in driver.execute_cdp_cmd("Network.getAllCookies", {})["cookies"]}
+
+
+def test_no_script_can_read_a_long_lived_credential(server, driver_factory):
+    """The access token lives in the app's memory only; the refresh token in an HttpOnly,
+    SameSite=Strict cookie scoped to the auth routes. A reload signs in again with the cookie; a
+    second tab shares it without ending the session; logging out clears it."""
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, server, "jar" + uuid.uuid4().hex[:8])
+    access = driver.execute_async_script("import('/session.js').then(({ currentSession }) => arguments[0](currentSession().access))")
+    assert access and len(access) > 40
+    storage = driver.execute_script("return JSON.stringify([{...localStorage}, {...sessionStorage}, document.cookie])")
+    assert access not in storage and "refresh" not in storage.lower(), storage
+    assert driver.execute_script("return document.cookie") == ""
+    refresh = all_cookies(driver)["bullpen_refresh"]
+    assert refresh["httpOnly"] and refresh["sameSite"] == "Strict" and refresh["path"] == "/api/v1/auth", refresh
+    assert refresh["value"] not in driver.page_source
+
+    # A reload keeps the player signed in, with a new access token from the cookie, which turned over.
+    driver.refresh()
+    visible(driver, "#cash")
+    again = driver.execute_async_script("import('/session.js').then(({ currentSession }) => arguments[0](currentSession().access))")
+    assert again and again != access
+    assert all_cookies(driver)["bullpen_refresh"]["value"] != refresh["value"]
+
+    # Two tabs reloading at once share the cookie one after the other: neither ends the session.
+    driver.switch_to.new_window("tab")
+    go(driver, server, "portfolio")
+    driver.switch_to.window(driver.window_handles[0])
+    driver.execute_script("location.reload()")
+    driver.switch_to.window(driver.window_handles[1])
+    driver.execute_script("location.reload()")
+    visible(driver, "#cash")
+    driver.switch_to.window(driver.window_handles[0])
+    visible(driver, "#cash")
+    driver.switch_to.window(driver.window_handles[1])
+    driver.close()
+    driver.switch_to.window(driver.window_handles[0])
+
+    # Logging out clears the cookie: a reload shows the login screen.
+    go(driver, server, "settings")
+    click(driver, visible(driver, "#logout"))
+    visible(driver, "#username")
+    assert "bullpen_refresh" not in all_cookies(driver)
+    driver.refresh()
+    visible(driver, "#username")
+
+
 SCREENS = ["portfolio", "market", "stock/MSFT", "history", "profiles", "profiles/new", "leagues", "leagues/new", "leagues/global",
            "settings", "help"]
 
@@ -299,12 +349,16 @@ def fetch_json(driver, path, method="GET", body=None):
     """Calls the API from the page with the player's token; returns the JSON answer and the headers."""
     return driver.execute_async_script("""
         const [path, method, body, done] = arguments;
-        const session = JSON.parse(localStorage.getItem('bullpen.session') || 'null');
-        const headers = {};
-        if (session) headers['Authorization'] = 'Bearer ' + session.access;
-        if (body !== null) headers['Content-Type'] = 'application/json';
-        fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) })
-          .then(async (response) => done({ status: response.status, headers: Object.fromEntries(response.headers),
+        // The access token lives in the app's memory (its session module), nowhere else; after a
+        // reload the app gets one from the refresh cookie first (restoreSession waits for it).
+        Promise.all([import('/session.js'), import('/api.js')]).then(async ([{ currentSession }, { restoreSession }]) => {
+          await restoreSession();
+          const session = currentSession();
+          const headers = {};
+          if (session) headers['Authorization'] = 'Bearer ' + session.access;
+          if (body !== null) headers['Content-Type'] = 'application/json';
+          return fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
+        }).then(async (response) => done({ status: response.status, headers: Object.fromEntries(response.headers),
                                            json: response.headers.get('content-type')?.includes('json') ? await response.json() : null }))
           .catch((error) => done({ status: 0, error: String(error) }));""", path, method, body)
 

@@ -44,6 +44,7 @@ struct AuthRoutes: RouteCollection {
 
     @Sendable func register(req: Request) async throws -> Response {
         let credentials = try req.decodeJSON(Credentials.self)
+        let cookie = try RefreshCookie.requested(req)
         let key = try AccountRules.usernameKey(credentials.username)
         try AccountRules.validatePassword(credentials.password, username: credentials.username)
         if let wait = try await req.bullpen.registrations.take(req.clientAddress) {
@@ -52,11 +53,12 @@ struct AuthRoutes: RouteCollection {
         }
         let hash = try await req.bullpen.hasher.hash(credentials.password)
         let user = try await req.bullpen.store.createUser(username: credentials.username, usernameKey: key, passwordHash: hash)
-        return try jsonResponse(try await startSession(for: user, req: req), status: .created)
+        return try await startSession(for: user, req: req, cookie: cookie, status: .created)
     }
 
     @Sendable func login(req: Request) async throws -> Response {
         let credentials = try req.decodeJSON(Credentials.self)
+        let cookie = try RefreshCookie.requested(req)
         let services = req.bullpen
         let account = credentials.username.lowercased()
         // The try is counted before the password is hashed: guesses sent at once are throttled too.
@@ -84,25 +86,37 @@ struct AuthRoutes: RouteCollection {
         }
         try await services.throttle.succeeded(attempt)
         BullpenMetrics.login("succeeded")
-        return try jsonResponse(try await startSession(for: user, req: req))
+        return try await startSession(for: user, req: req, cookie: cookie)
     }
 
+    /// The refresh token comes in the body or, with `X-Refresh-Cookie: 1` and no body, as the
+    /// cookie; the next one goes back the same way.
     @Sendable func refresh(req: Request) async throws -> Response {
-        let body = try req.decodeJSON(RefreshRequest.self)
+        let cookie = try RefreshCookie.requested(req)
+        let presented: String
+        if cookie, (req.body.data?.readableBytes ?? 0) == 0 {
+            guard let token = req.cookies[RefreshCookie.name]?.string, !token.isEmpty else {
+                throw APIError(.invalidRefreshToken, "No session cookie came with the request. Log in again.")
+            }
+            presented = token
+        } else {
+            presented = try req.decodeJSON(RefreshRequest.self).refreshToken
+        }
         let next = RefreshTokens.generate()
         let (userID, session) = try await req.bullpen.store.rotateRefreshToken(
-            presentedHash: RefreshTokens.hash(body.refreshToken), newHash: RefreshTokens.hash(next))
+            presentedHash: RefreshTokens.hash(presented), newHash: RefreshTokens.hash(next))
         guard let user = try await req.bullpen.store.user(id: userID) else { throw APIError(.invalidRefreshToken, StoreError.invalidRefreshToken.message) }
-        let tokens = TokensDTO(accessToken: req.bullpen.tokens.issue(user: userID, session: session),
-                               refreshToken: next, expiresIn: Int(AccessTokens.lifetime))
-        return try jsonResponse(AuthResponse(user: UserDTO(user), tokens: tokens))
+        return try respond(user: user, session: session, refresh: next, req: req, cookie: cookie)
     }
 
     /// Ends the caller's session: its refresh token and every access token of it stop working.
+    /// The web app's refresh cookie is cleared.
     @Sendable func logout(req: Request) async throws -> Response {
         let caller = try await req.caller()
         try await req.bullpen.store.revokeSession(caller.session, reason: "logout")
-        return Response(status: .noContent)
+        let response = Response(status: .noContent)
+        RefreshCookie.clear(on: response, req: req)
+        return response
     }
 
     @Sendable func me(req: Request) async throws -> Response {
@@ -111,11 +125,55 @@ struct AuthRoutes: RouteCollection {
         return try jsonResponse(UserDTO(user))
     }
 
-    private func startSession(for user: UserRecord, req: Request) async throws -> AuthResponse {
+    private func startSession(for user: UserRecord, req: Request, cookie: Bool, status: HTTPStatus = .ok) async throws -> Response {
         let refresh = RefreshTokens.generate()
         let session = try await req.bullpen.store.createSession(for: user.id, refreshTokenHash: RefreshTokens.hash(refresh))
+        return try respond(user: user, session: session, refresh: refresh, req: req, cookie: cookie, status: status)
+    }
+
+    /// The tokens: both in the body, or (`cookie`) the access token in the body and the refresh
+    /// token in an HttpOnly cookie only, where no script of the page can read it.
+    private func respond(user: UserRecord, session: BullpenCore.SessionID, refresh: String, req: Request, cookie: Bool,
+                         status: HTTPStatus = .ok) throws -> Response {
         let tokens = TokensDTO(accessToken: req.bullpen.tokens.issue(user: user.id, session: session),
-                               refreshToken: refresh, expiresIn: Int(AccessTokens.lifetime))
-        return AuthResponse(user: UserDTO(user), tokens: tokens)
+                               refreshToken: cookie ? nil : refresh, expiresIn: Int(AccessTokens.lifetime))
+        let response = try jsonResponse(AuthResponse(user: UserDTO(user), tokens: tokens), status: status)
+        if cookie { RefreshCookie.set(refresh, on: response, req: req) }
+        return response
+    }
+}
+
+/// The web app keeps its access token in memory only and its refresh token in a cookie that no
+/// script can read (`HttpOnly`), that the browser sends to the auth routes only (`Path`), never
+/// from another site (`SameSite=Strict`), and only over TLS when the site is served over TLS
+/// (`Secure`). A client asks for it with `X-Refresh-Cookie: 1` on register, login and refresh (a
+/// header a page on another site cannot send without the CORS preflight it would be refused);
+/// other clients keep both tokens in the body.
+enum RefreshCookie {
+    static let name = "bullpen_refresh"
+    static let header = "X-Refresh-Cookie"
+    static let path = "/api/v1/auth"
+    /// Renewed with each refresh; sessions themselves end by logout or revocation.
+    static let maxAge = 30 * 24 * 3600
+
+    static func requested(_ req: Request) throws -> Bool {
+        let values = req.headers[header]
+        guard !values.isEmpty else { return false }
+        guard values == ["1"] else {
+            throw APIError.validation("\(header) is 1 (the refresh token in a cookie) or left out.")
+        }
+        return true
+    }
+
+    static func set(_ token: String, on response: Response, req: Request) {
+        response.headers.add(name: .setCookie, value: attributes("\(name)=\(token)", maxAge: maxAge, req: req))
+    }
+
+    static func clear(on response: Response, req: Request) {
+        response.headers.add(name: .setCookie, value: attributes("\(name)=", maxAge: 0, req: req))
+    }
+
+    private static func attributes(_ pair: String, maxAge: Int, req: Request) -> String {
+        "\(pair); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (req.cameOverTLS ? "; Secure" : "")
     }
 }

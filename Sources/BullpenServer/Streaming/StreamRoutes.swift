@@ -14,6 +14,9 @@ struct StreamRoutes: RouteCollection {
     static let maxMessageBytes = 1 << 16
     static let authTimeout: Duration = .seconds(10)
 
+    /// Seconds between pings: a third of the idle timeout (at most 30, at least 1).
+    static func pingSeconds(idle: Duration) -> Int { max(1, min(30, Int(idle.components.seconds) / 3)) }
+
     func boot(routes: any RoutesBuilder) throws {
         routes.get("stream", use: connect)
     }
@@ -35,6 +38,7 @@ struct StreamRoutes: RouteCollection {
         }
         let simulated = req.bullpen.marketData?.isSimulated ?? false
         let maxBacklog = req.bullpen.configuration.streamMaxBacklog
+        let idleTimeout = req.bullpen.configuration.idleTimeout
         let preauthenticated = caller
         return req.webSocket(maxFrameSize: .init(integerLiteral: Self.maxMessageBytes), shouldUpgrade: { req in
             req.eventLoop.makeSucceededFuture([:])
@@ -43,6 +47,8 @@ struct StreamRoutes: RouteCollection {
             // one at a time in the order they came.
             let (messages, continuation) = AsyncStream<String>.makeStream()
             socket.onText { _, text in continuation.yield(text) }
+            // Pings keep a quiet stream within the idle timeout, and find clients that vanished.
+            socket.pingInterval = .seconds(Int64(StreamRoutes.pingSeconds(idle: idleTimeout)))
             socket.onClose.whenComplete { _ in continuation.finish() }
             let subscriber = StreamSubscriber(socket: socket, maxBacklog: maxBacklog)
             let session = StreamSession(hub: hub, subscriber: subscriber, simulated: simulated, request: req,

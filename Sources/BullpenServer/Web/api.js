@@ -1,6 +1,9 @@
-// The REST API client: the access token from the session, refreshed once when it expires;
-// requests retried with the same idempotency key when the network drops.
-import { currentSession, startSession, endSession } from '/session.js';
+// The REST API client: the access token from the session, refreshed once when it expires (with
+// the HttpOnly refresh cookie); requests retried with the same idempotency key when the network drops.
+import { currentSession, startSession, endSession, maySignInAgain } from '/session.js';
+
+/** Sent with register, login and refresh: the refresh token goes into the HttpOnly cookie only. */
+export const REFRESH_COOKIE = Object.freeze({ 'X-Refresh-Cookie': '1' });
 
 export class ApiError extends Error {
   constructor(status, code, message) { super(message); this.status = status; this.code = code; }
@@ -9,19 +12,25 @@ export class ApiError extends Error {
 let refreshing = null;
 
 async function refreshTokens() {
-  const refreshToken = currentSession()?.refresh;
-  if (!refreshToken) throw new ApiError(401, 'unauthorized', 'Please log in again.');
   refreshing ??= (async () => {
-    try {
-      const response = await fetch('/api/v1/auth/refresh', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ refreshToken }),
-      });
+    const once = async () => {
+      const response = await fetch('/api/v1/auth/refresh', { method: 'POST', headers: REFRESH_COOKIE, credentials: 'same-origin' });
       if (!response.ok) { endSession(); throw new ApiError(401, 'unauthorized', 'Your session ended. Please log in again.'); }
       startSession(await response.json());
+    };
+    try {
+      // Every tab shares the cookie, and each refresh replaces it: one tab at a time, so that none
+      // presents a cookie another has just used (which would end the session everywhere).
+      if (navigator.locks) await navigator.locks.request('bullpen-refresh', once); else await once();
     } finally { refreshing = null; }
   })();
   return refreshing;
+}
+
+/** After a reload: a new access token from the refresh cookie, if someone signed in here. */
+export async function restoreSession() {
+  if (currentSession() || !maySignInAgain()) return;
+  try { await refreshTokens(); } catch { /* signed out: the login screen shows */ }
 }
 
 export function newIdempotencyKey() {
@@ -36,8 +45,8 @@ export function onOffline(listener) { offline.add(listener); }
  * Calls the API. `body` is sent as JSON; `idempotencyKey` makes retries safe; `raw` returns the
  * Response itself. Throws ApiError with the server's code and message.
  */
-export async function api(path, { method = 'GET', body, idempotencyKey, raw = false, auth = true, retried = false } = {}) {
-  const headers = {};
+export async function api(path, { method = 'GET', body, idempotencyKey, raw = false, auth = true, retried = false, headers: extra = {} } = {}) {
+  const headers = { ...extra };
   const access = currentSession()?.access;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (auth && access) headers['Authorization'] = `Bearer ${access}`;
@@ -57,9 +66,9 @@ export async function api(path, { method = 'GET', body, idempotencyKey, raw = fa
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
     }
   }
-  if (response.status === 401 && auth && currentSession()?.refresh && !retried && !path.startsWith('/api/v1/auth/')) {
+  if (response.status === 401 && auth && currentSession() && !retried && !path.startsWith('/api/v1/auth/')) {
     await refreshTokens();
-    return api(path, { method, body, idempotencyKey, raw, auth, retried: true });
+    return api(path, { method, body, idempotencyKey, raw, auth, retried: true, headers: extra });
   }
   if (raw && response.ok) return response;
   if (response.status === 204) return null;

@@ -6,6 +6,7 @@ import { startBanners } from '/components/banners.js';
 import { refreshMarket } from '/market-status.js';
 import { startRouter } from '/router.js';
 import { loadPortfolios } from '/portfolios.js';
+import { restoreSession } from '/api.js';
 
 startAppearance();
 startBanners();
@@ -14,6 +15,8 @@ onSessionChange((session) => {
 });
 refreshMarket();
 setInterval(refreshMarket, 60_000);
+// Tokens live in memory: after a reload, the refresh cookie gets a new access token first.
+await restoreSession();
 // The banners show a selected replay's date on every screen, also on one that loads no portfolio.
 if (currentSession()) loadPortfolios().catch(() => {});
 startRouter();

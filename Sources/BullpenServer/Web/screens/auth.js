@@ -1,6 +1,6 @@
 // Log in and sign up (#/login, #/signup).
 import { html } from '/html.js';
-import { api } from '/api.js';
+import { api, REFRESH_COOKIE } from '/api.js';
 import { startSession } from '/session.js';
 import { refreshMarket } from '/market-status.js';
 import { view } from '/router.js';
@@ -40,7 +40,7 @@ export default function authScreen({ name }) {
     button.textContent = signup ? 'Creating…' : 'Logging in…';
     try {
       const auth = await api(`/api/v1/auth/${signup ? 'register' : 'login'}`, { method: 'POST', auth: false,
-        body: { username: form.username.value.trim(), password: form.password.value } });
+        headers: REFRESH_COOKIE, body: { username: form.username.value.trim(), password: form.password.value } });
       startSession(auth);
       await refreshMarket();
       location.hash = '#/portfolio';
