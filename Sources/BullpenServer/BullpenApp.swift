@@ -57,6 +57,8 @@ public enum BullpenApp {
         app.middleware = Middlewares()
         app.middleware.use(DrainMiddleware(drain: app.drain))
         app.middleware.use(RequestLogMiddleware())
+        // A server span per request (route, method, status) when traces are on.
+        if configuration.traces { app.middleware.use(TracingMiddleware()) }
         app.middleware.use(SecurityHeadersMiddleware(simulatedMarket: marketData?.isSimulated ?? false))
         app.middleware.use(CORSMiddleware(allowed: configuration.allowedOrigins))
         app.middleware.use(ErrorEnvelopeMiddleware())

@@ -70,6 +70,9 @@ public struct ServerConfiguration: Sendable {
     /// seconds; streams are pinged within it). Header and body read timeouts and a cap on
     /// connections per address belong to the reverse proxy in front (README, "Running in production").
     public var idleTimeout: Duration = .seconds(75)
+    /// OpenTelemetry traces, when `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
+    /// names a collector (see ``Traces``).
+    public var traces = false
 
     public init() {}
 
@@ -78,7 +81,8 @@ public struct ServerConfiguration: Sendable {
         "BULLPEN_HOST", "BULLPEN_PORT", "BULLPEN_DATA_DIR", "BULLPEN_MARKET_DATA", "DATABASE_URL", "FINNHUB_API_KEY",
         "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
         "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START",
-        "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT", "LOG_LEVEL", "LOG_FORMAT",
+        "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT",
+        "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
     /// Reads `BULLPEN_*`, `DATABASE_URL` from `environment`.
@@ -120,6 +124,7 @@ public struct ServerConfiguration: Sendable {
                 problems.append("BULLPEN_SHUTDOWN_GRACE must be seconds from 0 to 3600, not '\(grace)'")
             }
         }
+        config.traces = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"].contains { !(environment[$0] ?? "").isEmpty }
         if let idle = environment["BULLPEN_IDLE_TIMEOUT"], !idle.isEmpty {
             if let value = Int(idle), (1...3_600).contains(value) { config.idleTimeout = .seconds(value) } else {
                 problems.append("BULLPEN_IDLE_TIMEOUT must be seconds from 1 to 3600, not '\(idle)'")

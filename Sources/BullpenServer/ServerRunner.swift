@@ -77,6 +77,8 @@ public enum ServerRunner {
             marketData = demo
         }
 
+        let traces = config.traces ? try Traces(logger: Logger(label: "bullpen.traces")) : nil
+        if traces != nil { logger.notice("traces: OpenTelemetry over OTLP/HTTP") }
         let environment = Environment(name: config.mode.rawValue, arguments: ["bullpen"])
         let app = try await BullpenApp.make(configuration: config, store: store, marketData: marketData, environment: environment)
         do {
@@ -89,9 +91,11 @@ public enum ServerRunner {
             logger.notice("shut down: \(drained.answered) requests answered while draining\(drained.unfinished > 0 ? ", \(drained.unfinished) still unfinished at the grace's end" : "")")
         } catch {
             try? await app.asyncShutdown()
+            await traces?.shutdown()
             throw error
         }
         try await app.asyncShutdown()
+        await traces?.shutdown()   // the spans still buffered go out before the process ends
     }
 
     /// Suspends until SIGINT or SIGTERM arrives.

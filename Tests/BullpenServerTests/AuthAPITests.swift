@@ -162,8 +162,10 @@ struct AuthAPITests {
             let wrong = try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: "cora", password: "a long enough passphrase"),
                                               headers: [("X-Refresh-Cookie", "yes")])
             #expect(wrong.status == 400 && wrong.errorCode == "validation_failed")
-            // Without the header, a body is still needed (other clients' way).
-            #expect(try await server.send(.POST, "/api/v1/auth/refresh").status == 400)
+            // Without the header, the token must come in the body (other clients' way); the cookie
+            // alone is not enough.
+            let bare = try await server.send(.POST, "/api/v1/auth/refresh", headers: [("Cookie", "bullpen_refresh=\(next.value)")])
+            #expect(bare.status == 401 && bare.errorCode == "invalid_refresh_token")
 
             // Logout clears the cookie.
             let again = try await server.send(.POST, "/api/v1/auth/login", json: Credentials(username: "cora", password: "a long enough passphrase"),

@@ -359,6 +359,8 @@ struct HardeningTests {
             try await channel.writeAndFlush(ByteBuffer(bytes: Self.maskedFrame(Array(text.utf8)))).get()
             let frame = try #require(try await Self.closeFrame(from: received), "a close frame came back")
             #expect(frame.count >= 2 && UInt16(frame[0]) << 8 | UInt16(frame[1]) == 1009)
+            // The reason, in words, before the close.
+            #expect(String(decoding: received.bytes.withLock { $0 }, as: UTF8.self).contains("message_too_large"))
             try? await channel.close().get()
         }
     }

@@ -94,7 +94,11 @@ struct AuthRoutes: RouteCollection {
     @Sendable func refresh(req: Request) async throws -> Response {
         let cookie = try RefreshCookie.requested(req)
         let presented: String
-        if cookie, (req.body.data?.readableBytes ?? 0) == 0 {
+        if (req.body.data?.readableBytes ?? 0) == 0 {
+            // No body: the cookie, asked for by the header (a page on another site cannot send it).
+            guard cookie else {
+                throw APIError(.invalidRefreshToken, "No refresh token: send it in the body, or as the cookie with X-Refresh-Cookie: 1.")
+            }
             guard let token = req.cookies[RefreshCookie.name]?.string, !token.isEmpty else {
                 throw APIError(.invalidRefreshToken, "No session cookie came with the request. Log in again.")
             }

@@ -3,6 +3,7 @@ import BullpenCore
 import BullpenStore
 import Crypto
 import Foundation
+import Tracing
 import Vapor
 
 /// Orders of a portfolio: place (with an optional `Idempotency-Key`), preview, list, one.
@@ -24,7 +25,11 @@ struct OrderRoutes: RouteCollection {
         let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
         let outcome: BullpenStore.OrderOutcome, note: String?
         do {
-            (outcome, note) = try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
+            (outcome, note) = try await withSpan("place order") { span in
+                span.attributes["bullpen.order.side"] = body.side
+                span.attributes["bullpen.order.symbol"] = body.symbol
+                return try await req.bullpen.portfolios.placeOrder(request, in: id, owner: caller.user, idempotency: claim)
+            }
         } catch {
             BullpenMetrics.order(side: body.side, outcome: APIError(error).code.rawValue)
             throw error

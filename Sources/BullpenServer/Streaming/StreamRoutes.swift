@@ -8,10 +8,12 @@ import Vapor
 /// `GET /api/v1/stream`: live quotes over a WebSocket.
 struct StreamRoutes: RouteCollection {
     static let maxSymbolsPerClient = 100
-    /// The largest message a client may send: a frame larger is refused by the frame decoder
-    /// (close 1009), a message put together from smaller frames by ``StreamSession`` (an error
-    /// message saying so, then close 1009).
+    /// The largest message a client may send: a larger one, in one frame or put together from
+    /// smaller ones, is refused by ``StreamSession`` in words (an error message `message_too_large`)
+    /// and the stream is closed with 1009. A single frame beyond ``maxFrameBytes`` is refused by the
+    /// frame decoder itself (close 1009, without the message).
     static let maxMessageBytes = 1 << 16
+    static let maxFrameBytes = 1 << 20
     static let authTimeout: Duration = .seconds(10)
 
     /// Seconds between pings: a third of the idle timeout (at most 30, at least 1).
@@ -40,7 +42,7 @@ struct StreamRoutes: RouteCollection {
         let maxBacklog = req.bullpen.configuration.streamMaxBacklog
         let idleTimeout = req.bullpen.configuration.idleTimeout
         let preauthenticated = caller
-        return req.webSocket(maxFrameSize: .init(integerLiteral: Self.maxMessageBytes), shouldUpgrade: { req in
+        return req.webSocket(maxFrameSize: .init(integerLiteral: Self.maxFrameBytes), shouldUpgrade: { req in
             req.eventLoop.makeSucceededFuture([:])
         }, onUpgrade: { req, socket in
             // Handlers go on synchronously, before any frame can arrive, and messages are handled
