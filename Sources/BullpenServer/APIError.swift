@@ -47,8 +47,8 @@ struct APIError: Error, Sendable {
             self.init(Self.code(for: abort.status), APIError.message(for: abort))
             self.headers = abort.headers
         default:
-            if let overloaded = StoreError.overloaded(error) {
-                self.init(Self.code(overloaded.code), overloaded.message)
+            if let known = StoreError.overloaded(error) ?? StoreError.refusedText(error) {
+                self.init(Self.code(known.code), known.message)
             } else {
                 self.init(.internalError, "Something went wrong on our side. It has been logged.")
             }

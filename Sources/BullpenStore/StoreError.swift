@@ -1,6 +1,7 @@
 import AsyncKit
 import FluentKit
 import Foundation
+import FluentPostgresDriver
 
 /// Errors of the persistence layer that a client can cause; the server maps them to HTTP.
 public enum StoreError: Error, Sendable, Hashable {
@@ -42,6 +43,8 @@ public enum StoreError: Error, Sendable, Hashable {
     case leaguePortfolio
     case leagueOver
     case notMember
+    /// Text with a NUL character (U+0000), which PostgreSQL's text cannot hold.
+    case nulInText
 
     public var code: String {
         switch self {
@@ -75,6 +78,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .leaguePortfolio: "league_portfolio"
         case .leagueOver: "league_ended"
         case .notMember: "not_member"
+        case .nulInText: "validation_failed"
         }
     }
 
@@ -110,6 +114,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .leaguePortfolio: "A league portfolio cannot be reset or deleted: leave the league instead, and it is kept read-only."
         case .leagueOver: "The league has ended: its standings are final."
         case .notMember: "That player is not a member of this league."
+        case .nulInText: "Text may not contain the NUL character (U+0000)."
         }
     }
 }
@@ -133,6 +138,13 @@ extension StoreError {
         if error is ConnectionPoolTimeoutError { return .unavailable }
         if let error = error as? ConnectionPoolError, case .shutdown = error { return .unavailable }
         if let error = error as? any DatabaseError, error.isConnectionClosed { return .unavailable }
+        return nil
+    }
+
+    /// `error` as ``nulInText`` when PostgreSQL refused a NUL character in text (SQLSTATE 22021,
+    /// character not in repertoire): a client's input, 400, never a 500. Nil for any other error.
+    public static func refusedText(_ error: any Error) -> StoreError? {
+        if let error = error as? PSQLError, error.serverInfo?[.sqlState] == "22021" { return .nulInText }
         return nil
     }
 }

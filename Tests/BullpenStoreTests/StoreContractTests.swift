@@ -310,4 +310,20 @@ struct StoreContractTests {
             #expect(try await store.closedPeriods(of: main.id, owner: user.id).first?.endingEquity == Money(dollars: 100_000))
         }
     }
+
+    /// PostgreSQL's text cannot hold a NUL (SQLite would cut the text short at it): a NUL typed
+    /// into a login or a description is the client's mistake, told apart from the server's.
+    @Test(.enabled(if: TestDatabases.kinds.contains(.postgres)))
+    func aNulInTextIsTheClientsMistakeOnPostgreSQL() async throws {
+        try await TestDatabases.withStore(.postgres) { store, _ in
+            do {
+                _ = try await store.user(usernameKey: "a\u{0}b")
+                Issue.record("a NUL in a lookup was expected to be refused by PostgreSQL")
+            } catch {
+                #expect(StoreError.refusedText(error) == .nulInText, "\(String(reflecting: error))")
+            }
+            #expect(StoreError.refusedText(StoreError.notMember) == nil)
+            #expect(StoreError.nulInText.code == "validation_failed")
+        }
+    }
 }
