@@ -63,8 +63,8 @@ public struct ServerConfiguration: Sendable {
     /// seconds): it stops sooner once none has arrived for half a second. Keep it below the
     /// process manager's own grace (Kubernetes' is 30 s).
     public var shutdownGrace: Duration = .seconds(20)
-    /// Orders (placed or previewed) one player may send a minute, over all their portfolios
-    /// (`BULLPEN_ORDERS_PER_MINUTE`); past it, 429 with `Retry-After`.
+    /// Orders (and exercises) one player may send a minute, over all their portfolios
+    /// (`BULLPEN_ORDERS_PER_MINUTE`); past it, 429 with `Retry-After`. 0: no limit.
     public var ordersPerMinute = 120
     /// A connection with nothing read or written for this long is closed (`BULLPEN_IDLE_TIMEOUT`,
     /// seconds; streams are pinged within it). Header and body read timeouts and a cap on
@@ -131,8 +131,8 @@ public struct ServerConfiguration: Sendable {
             }
         }
         if let limit = environment["BULLPEN_ORDERS_PER_MINUTE"], !limit.isEmpty {
-            if let value = Int(limit), value > 0 { config.ordersPerMinute = value } else {
-                problems.append("BULLPEN_ORDERS_PER_MINUTE must be a whole number above 0, not '\(limit)'")
+            if let value = Int(limit), value >= 0 { config.ordersPerMinute = value } else {
+                problems.append("BULLPEN_ORDERS_PER_MINUTE must be a whole number (0 for no limit), not '\(limit)'")
             }
         }
         if let proxies = environment["BULLPEN_TRUSTED_PROXIES"], !proxies.isEmpty {

@@ -304,13 +304,13 @@ struct HardeningTests {
             let port = try #require(URL(string: server.baseURL)?.port)
             for request in ["", "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"] {
                 let received = ByteCollector()
+                let opened = ContinuousClock.now   // (the server's clock starts at its accept, after this)
                 let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .channelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
                     }
                     .connect(host: "127.0.0.1", port: port).get()
                 if !request.isEmpty { try await channel.writeAndFlush(ByteBuffer(string: request)).get() }
-                let opened = ContinuousClock.now
                 let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
                     group.addTask { try await channel.closeFuture.get(); return true }
                     group.addTask { try await Task.sleep(for: .seconds(10)); return false }

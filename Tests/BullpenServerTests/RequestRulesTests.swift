@@ -96,6 +96,19 @@ struct RequestRulesTests {
         #expect(config?.port == 7000 && config?.host == "0.0.0.0")
     }
 
+    @Test func theHardeningVariablesAreReadAndChecked() throws {
+        let config = try ServerConfiguration.fromEnvironment([
+            "BULLPEN_ORDERS_PER_MINUTE": "0", "BULLPEN_IDLE_TIMEOUT": "30", "BULLPEN_SHUTDOWN_GRACE": "5",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318",
+        ])
+        #expect(config.ordersPerMinute == 0 && config.idleTimeout == .seconds(30) && config.shutdownGrace == .seconds(5) && config.traces)
+        let defaults = try ServerConfiguration.fromEnvironment([:])
+        #expect(defaults.ordersPerMinute == 120 && defaults.idleTimeout == .seconds(75) && defaults.shutdownGrace == .seconds(20) && !defaults.traces)
+        for (name, value) in [("BULLPEN_ORDERS_PER_MINUTE", "-1"), ("BULLPEN_IDLE_TIMEOUT", "0"), ("BULLPEN_SHUTDOWN_GRACE", "x")] {
+            #expect(throws: ConfigurationError.self, "\(name)=\(value)") { try ServerConfiguration.fromEnvironment([name: value]) }
+        }
+    }
+
     @Test func theExampleEnvironmentFileListsEveryVariable() throws {
         let example = try String(contentsOf: RealPack.checkout.appendingPathComponent(".env.example"), encoding: .utf8)
         let listed = DotEnvFile(parsing: example).values.keys

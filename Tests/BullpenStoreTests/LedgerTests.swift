@@ -282,14 +282,17 @@ struct LedgerTests {
                                         // A connection not free within the pool's ten seconds is slow,
                                         // not stuck (the server answers 503 then): asked again, without
                                         // counting as progress, so that a stall is still the watch's to tell.
+                                        // (An attempt may have written before its answer was lost: each
+                                        // attempt names its own things.)
                                         while true {
+                                            let attempt = UUID().uuidString.prefix(8)
                                             do {
                                                 switch i % 4 {
                                                 case 0: _ = try await store.trade(.buy, 1, "MSFT", at: "10", in: main.id, owner: user.id)
                                                 case 1: _ = try await store.makeUser()
-                                                case 2: _ = try await store.createWatchlist(owner: user.id, name: "list \(i)")
+                                                case 2: _ = try await store.createWatchlist(owner: user.id, name: "list \(i) \(attempt)")
                                                 default:
-                                                    let session = try await store.createSession(for: user.id, refreshTokenHash: "hash-\(i)")
+                                                    let session = try await store.createSession(for: user.id, refreshTokenHash: "hash-\(i)-\(attempt)")
                                                     try await store.revokeSession(session, reason: "test")
                                                 }
                                                 break

@@ -32,9 +32,10 @@ struct LoginThrottle: Sendable {
     /// A reserved attempt, handed back with its outcome.
     struct Attempt: Sendable {
         fileprivate let id: UUID
-        fileprivate let pair: String
+        fileprivate let keys: [String]
         fileprivate let account: String
         fileprivate let address: String
+        fileprivate var pair: String { keys[0] }
     }
 
     enum Decision: Sendable {
@@ -70,20 +71,20 @@ struct LoginThrottle: Sendable {
         }
         switch reservation {
         case .wait(let seconds): return .wait(seconds)
-        case .reserved(let id): return .proceed(Attempt(id: id, pair: pair, account: account, address: address))
+        case .reserved(let id): return .proceed(Attempt(id: id, keys: [pair, accountKey, addressKey], account: account, address: address))
         }
     }
 
     /// The password was right: the attempt is forgiven, the pair's failures too (not the
     /// account's: an attacker elsewhere is not let off), and the address is known from now on.
     func succeeded(_ attempt: Attempt) async throws {
-        try await book.forget(attempt.id)
+        try await book.forget(attempt.id, keys: attempt.keys)
         try await book.clear(key: attempt.pair)
         try await book.remember(account: attempt.account, address: attempt.address, at: time.now(), keep: Self.knownPerAccount)
     }
 
     /// The attempt was not made after all (the server was too busy to check it): not a failure.
-    func abandoned(_ attempt: Attempt) async throws { try await book.forget(attempt.id) }
+    func abandoned(_ attempt: Attempt) async throws { try await book.forget(attempt.id, keys: attempt.keys) }
 
     /// At the limit, until the oldest failure leaves the window.
     static func strictWait(_ recent: [Date], limit: Int, window: TimeInterval, now: Date) -> Int? {
@@ -131,7 +132,8 @@ protocol ThrottleBook: Sendable {
     /// every key at `now`.
     func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
                  decide: @escaping @Sendable (_ attempts: [String: [Date]], _ known: Bool) -> Int?) async throws -> ThrottleReservation
-    func forget(_ attempt: UUID) async throws
+    /// The attempt no longer counts (under `keys`, the ones it was reserved under).
+    func forget(_ attempt: UUID, keys: [String]) async throws
     func clear(key: String) async throws
     func remember(account: String, address: String, at: Date, keep: Int) async throws
 }
@@ -163,8 +165,8 @@ actor MemoryThrottleBook: ThrottleBook {
         return .reserved(id)
     }
 
-    func forget(_ attempt: UUID) {
-        for key in Array(attempts.keys) {
+    func forget(_ attempt: UUID, keys: [String]) {
+        for key in keys {
             attempts[key]?.removeAll { $0.id == attempt }
             if attempts[key]?.isEmpty == true { attempts[key] = nil }
         }
@@ -205,7 +207,7 @@ final class DatabaseThrottleBook: ThrottleBook {
         }
     }
 
-    func forget(_ attempt: UUID) async throws { try await store.forgetThrottled(attempt) }
+    func forget(_ attempt: UUID, keys: [String]) async throws { try await store.forgetThrottled(attempt) }
     func clear(key: String) async throws { try await store.clearThrottled(key: Self.digest(key)) }
     func remember(account: String, address: String, at: Date, keep: Int) async throws {
         try await store.rememberAddress(account: Self.digest(account), address: Self.digest(address), at: at, keep: keep)
