@@ -38,9 +38,10 @@ struct BullpenServices: Sendable {
     }
 
     /// Counts one order (or exercise) of `user`'s, or throws 429 `rate_limited` with `Retry-After`.
-    func takeOrder(by user: UserID) async throws {
+    /// A request retried with its idempotency key counts once: the retry gets the order's answer.
+    func takeOrder(by user: UserID, idempotencyKey: String? = nil) async throws {
         guard configuration.ordersPerMinute > 0 else { return }
-        if let wait = try await orders.take(user.description) {
+        if let wait = try await orders.take(user.description, once: idempotencyKey) {
             throw APIError(.rateLimited, "At most \(configuration.ordersPerMinute) orders a minute. Try again in \(wait) seconds.",
                            headers: ["Retry-After": String(wait)])
         }

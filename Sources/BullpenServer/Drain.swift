@@ -43,16 +43,18 @@ final class Drain: Sendable {
     /// From now on the server is going away.
     func begin() { state.withLock { $0.draining = true } }
 
-    /// Returns when no request has been in flight for ``quiet``, or after `limit`, with the
-    /// number of requests answered since ``begin()`` and whether any was still in flight.
-    func waitUntilQuiet(limit: Duration) async -> (answered: Int, unfinished: Int) {
-        let deadline = ContinuousClock.now + limit
+    /// Returns when no request has been in flight for ``quiet`` (not before `minimum`, the time a
+    /// load balancer takes to see `/health` fail and stop sending), or after `limit`, with the
+    /// number of requests answered since ``begin()`` and how many were still in flight.
+    func waitUntilQuiet(minimum: Duration = .zero, limit: Duration) async -> (answered: Int, unfinished: Int) {
+        let started = ContinuousClock.now
+        let deadline = started + max(limit, minimum)
         while true {
             let (idle, snapshot) = state.withLock { state in
                 (state.inFlight == 0 && ContinuousClock.now - state.lastActivity >= Self.quiet,
                  (state.answeredWhileDraining, state.inFlight))
             }
-            if idle || ContinuousClock.now >= deadline { return snapshot }
+            if (idle && ContinuousClock.now - started >= minimum) || ContinuousClock.now >= deadline { return snapshot }
             try? await Task.sleep(for: .milliseconds(50))
         }
     }
@@ -82,10 +84,10 @@ extension Application {
 
     /// Drains (see ``Drain``), then stops the HTTP server. Returns what the drain answered.
     @discardableResult
-    public func drainAndStop(grace: Duration) async -> (answered: Int, unfinished: Int) {
+    public func drainAndStop(delay: Duration = .zero, grace: Duration) async -> (answered: Int, unfinished: Int) {
         drain.begin()
         await quoteHub?.closeAll(code: .goingAway)
-        let result = await drain.waitUntilQuiet(limit: grace)
+        let result = await drain.waitUntilQuiet(minimum: delay, limit: grace)
         await server.shutdown()
         return result
     }

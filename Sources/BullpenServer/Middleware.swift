@@ -127,7 +127,7 @@ struct MethodNotAllowedMiddleware: AsyncMiddleware {
 struct CORSMiddleware: AsyncMiddleware {
     let allowed: Set<String>
     static let methods = "GET, HEAD, POST, PUT, PATCH, DELETE"
-    static let headers = "Authorization, Content-Type, Idempotency-Key"
+    static let headers = "Authorization, Content-Type, Idempotency-Key, traceparent, tracestate"
     static let exposed = "Location, Retry-After, X-Request-Id, X-Market-Data"
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {

@@ -63,6 +63,10 @@ public struct ServerConfiguration: Sendable {
     /// seconds): it stops sooner once none has arrived for half a second. Keep it below the
     /// process manager's own grace (Kubernetes' is 30 s).
     public var shutdownGrace: Duration = .seconds(20)
+    /// The least time a stopping server drains (`BULLPEN_SHUTDOWN_DELAY`, seconds; default 0): behind
+    /// a load balancer, its health check interval times its failure threshold, so that it has
+    /// stopped sending before the listener closes.
+    public var shutdownDelay: Duration = .zero
     /// Orders (and exercises) one player may send a minute, over all their portfolios
     /// (`BULLPEN_ORDERS_PER_MINUTE`); past it, 429 with `Retry-After`. 0: no limit.
     public var ordersPerMinute = 120
@@ -81,7 +85,7 @@ public struct ServerConfiguration: Sendable {
         "BULLPEN_HOST", "BULLPEN_PORT", "BULLPEN_DATA_DIR", "BULLPEN_MARKET_DATA", "DATABASE_URL", "FINNHUB_API_KEY",
         "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
         "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START",
-        "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT",
+        "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_SHUTDOWN_DELAY", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT",
         "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
@@ -128,6 +132,11 @@ public struct ServerConfiguration: Sendable {
         if let idle = environment["BULLPEN_IDLE_TIMEOUT"], !idle.isEmpty {
             if let value = Int(idle), (1...3_600).contains(value) { config.idleTimeout = .seconds(value) } else {
                 problems.append("BULLPEN_IDLE_TIMEOUT must be seconds from 1 to 3600, not '\(idle)'")
+            }
+        }
+        if let delay = environment["BULLPEN_SHUTDOWN_DELAY"], !delay.isEmpty {
+            if let value = Int(delay), (0...3_600).contains(value) { config.shutdownDelay = .seconds(value) } else {
+                problems.append("BULLPEN_SHUTDOWN_DELAY must be seconds from 0 to 3600, not '\(delay)'")
             }
         }
         if let limit = environment["BULLPEN_ORDERS_PER_MINUTE"], !limit.isEmpty {

@@ -80,14 +80,20 @@ public enum ServerRunner {
         let traces = config.traces ? try Traces(logger: Logger(label: "bullpen.traces")) : nil
         if traces != nil { logger.notice("traces: OpenTelemetry over OTLP/HTTP") }
         let environment = Environment(name: config.mode.rawValue, arguments: ["bullpen"])
-        let app = try await BullpenApp.make(configuration: config, store: store, marketData: marketData, environment: environment)
+        let app: Application
+        do {
+            app = try await BullpenApp.make(configuration: config, store: store, marketData: marketData, environment: environment)
+        } catch {
+            await traces?.shutdown()
+            throw error
+        }
         do {
             try await app.server.start(address: .hostname(config.host, port: config.port))
             let port = app.http.server.shared.localAddress?.port ?? config.port
             FileHandle.standardOutput.write(Data("Bullpen listening on http://\(config.host):\(port)\n".utf8))
             await waitForTerminationSignal()
             logger.notice("shutting down: answering every request that arrives until none has for \(Drain.quiet) (at most \(config.shutdownGrace)), then closing the connections")
-            let drained = await app.drainAndStop(grace: config.shutdownGrace)
+            let drained = await app.drainAndStop(delay: config.shutdownDelay, grace: config.shutdownGrace)
             logger.notice("shut down: \(drained.answered) requests answered while draining\(drained.unfinished > 0 ? ", \(drained.unfinished) still unfinished at the grace's end" : "")")
         } catch {
             try? await app.asyncShutdown()

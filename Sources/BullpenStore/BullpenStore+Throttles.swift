@@ -16,10 +16,11 @@ extension BullpenStore {
     /// attempt under every key at `now`. On PostgreSQL each key is locked for the transaction
     /// (`pg_advisory_xact_lock`), so that concurrent attempts on any instance are counted one after
     /// the other, never both let through on the same count. Older attempts of these keys are
-    /// deleted on the way.
+    /// deleted on the way. An attempt `once` already recorded under the keys is not counted again.
     public func reserveThrottled(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
+                                 once: UUID? = nil,
                                  decide: @escaping @Sendable (_ attempts: [String: [Date]], _ known: Bool) -> Int?) async throws -> ThrottleReservation {
-        let attempt = UUID()
+        let attempt = once ?? UUID()
         let knownPair = known.map { [$0.account, $0.address] }
         return try await transaction { db in
             let sql = self.sql(db)
@@ -30,6 +31,11 @@ extension BullpenStore {
             }
             try await sql.delete(from: "throttle_events")
                 .where("key", .in, keys).where("at", .lessThanOrEqual, since.timeIntervalSince1970).run()
+            // The same attempt again (a retried request): counted already.
+            if once != nil, try await !sql.select().column("key").from("throttle_events")
+                .where("attempt", .equal, attempt).where("key", .in, keys).limit(1).all().isEmpty {
+                return .reserved(attempt)
+            }
             let rows = try await sql.select().columns("key", "at").from("throttle_events")
                 .where("key", .in, keys).orderBy("at").all()
             var attempts: [String: [Date]] = [:]

@@ -4,6 +4,7 @@ import BullpenTestSupport
 import Foundation
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 import Testing
 @testable import BullpenServer
 
@@ -175,6 +176,40 @@ struct AuthAPITests {
             #expect(out.status == 204)
             #expect(out.headers.first(name: "Set-Cookie")?.hasPrefix("bullpen_refresh=; Path=/api/v1/auth; Max-Age=0") == true)
         }
+    }
+
+    /// Throttle checks on one key take turns in the process (so that a flood waits in memory, not
+    /// in database connections); checks on other keys do not wait for them.
+    @Test func throttleChecksOnOneKeyTakeTurns() async throws {
+        actor Overlap {
+            var now = 0, most = 0, done = 0
+            func enter() { now += 1; most = max(most, now) }
+            func leave() { now -= 1; done += 1 }
+        }
+        let turns = KeyTurns(), overlap = Overlap()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    try await turns.inTurn(for: ["address:10.0.0.1", "account:u\(i)"]) {
+                        await overlap.enter()
+                        try await Task.sleep(for: .milliseconds(20))
+                        await overlap.leave()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await overlap.most == 1)
+        #expect(await overlap.done == 8)
+        // Disjoint keys: side by side.
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<4 {
+                group.addTask { try await turns.inTurn(for: ["address:10.0.1.\(i)"]) { try await Task.sleep(for: .milliseconds(300)) } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(ContinuousClock.now - started < .milliseconds(1_100))
     }
 
     /// Browsers may call the API cross-origin only from the listed origins.

@@ -281,9 +281,15 @@ struct HardeningTests {
             let player = try await server.register(), other = try await server.register()
             let second = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
                                                json: ["name": "Second"]).decode(PortfolioDTO.self)
-            for portfolio in [player.mainPortfolio, second.id, player.mainPortfolio] {
+            for portfolio in [player.mainPortfolio, second.id] {
                 #expect(try await server.order(player, "buy", 1, "MSFT", portfolio: portfolio).status == 201)
             }
+            let third = try await server.order(player, "buy", 1, "MSFT", idempotencyKey: "k-3")
+            #expect(third.status == 201)
+            // A retry with its idempotency key counts once: it gets the order's answer, not a 429.
+            let retried = try await server.order(player, "buy", 1, "MSFT", idempotencyKey: "k-3")
+            #expect(retried.status == 201, "\(retried.text)")
+            #expect(try retried.decode(OrderDTO.self).id == third.decode(OrderDTO.self).id)
             let refused = try await server.order(player, "buy", 1, "MSFT", portfolio: second.id)
             #expect(refused.status == 429 && refused.errorCode == "rate_limited", "\(refused.text)")
             let wait = try #require(refused.headers.first(name: "Retry-After").flatMap(Int.init))

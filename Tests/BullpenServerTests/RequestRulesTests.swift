@@ -98,10 +98,11 @@ struct RequestRulesTests {
 
     @Test func theHardeningVariablesAreReadAndChecked() throws {
         let config = try ServerConfiguration.fromEnvironment([
-            "BULLPEN_ORDERS_PER_MINUTE": "0", "BULLPEN_IDLE_TIMEOUT": "30", "BULLPEN_SHUTDOWN_GRACE": "5",
+            "BULLPEN_ORDERS_PER_MINUTE": "0", "BULLPEN_IDLE_TIMEOUT": "30", "BULLPEN_SHUTDOWN_GRACE": "5", "BULLPEN_SHUTDOWN_DELAY": "3",
             "OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318",
         ])
-        #expect(config.ordersPerMinute == 0 && config.idleTimeout == .seconds(30) && config.shutdownGrace == .seconds(5) && config.traces)
+        #expect(config.ordersPerMinute == 0 && config.idleTimeout == .seconds(30) && config.shutdownGrace == .seconds(5)
+                && config.shutdownDelay == .seconds(3) && config.traces)
         let defaults = try ServerConfiguration.fromEnvironment([:])
         #expect(defaults.ordersPerMinute == 120 && defaults.idleTimeout == .seconds(75) && defaults.shutdownGrace == .seconds(20) && !defaults.traces)
         for (name, value) in [("BULLPEN_ORDERS_PER_MINUTE", "-1"), ("BULLPEN_IDLE_TIMEOUT", "0"), ("BULLPEN_SHUTDOWN_GRACE", "x")] {

@@ -53,6 +53,26 @@ struct ThrottleStoreTests {
         }
     }
 
+    /// A use named once (a retried request's idempotency key) is counted once, however often it
+    /// comes back, and is still let through when the limit is reached after it.
+    @Test(arguments: TestDatabases.kinds)
+    func aNamedUseCountsOnce(_ kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { (store: BullpenStore, _) async throws -> Void in
+            let now = Date(), named = UUID()
+            let since = now.addingTimeInterval(-60)
+            for _ in 0..<3 {
+                #expect(try await store.reserveThrottled(keys: ["orders:u"], since: since, now: now, known: nil, once: named,
+                                                         decide: Self.limit(2, key: "orders:u")) == .reserved(named))
+            }
+            #expect(try await store.reserveThrottled(keys: ["orders:u"], since: since, now: now, known: nil,
+                                                     decide: Self.limit(2, key: "orders:u")) != .wait(60))
+            #expect(try await store.reserveThrottled(keys: ["orders:u"], since: since, now: now, known: nil,
+                                                     decide: Self.limit(2, key: "orders:u")) == .wait(60))
+            #expect(try await store.reserveThrottled(keys: ["orders:u"], since: since, now: now, known: nil, once: named,
+                                                     decide: Self.limit(2, key: "orders:u")) == .reserved(named))
+        }
+    }
+
     /// An account's known addresses: remembered by one instance, known to the other; the latest
     /// `keep` only.
     @Test(arguments: TestDatabases.kinds)

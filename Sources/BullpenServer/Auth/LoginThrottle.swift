@@ -61,7 +61,7 @@ struct LoginThrottle: Sendable {
         let pair = "pair:\(account)\u{1F}\(address)", accountKey = "account:\(account)", addressKey = "address:\(address)"
         let policy = policy
         let reservation = try await book.reserve(keys: [pair, accountKey, addressKey], since: now.addingTimeInterval(-policy.window),
-                                                 now: now, known: (account, address)) { attempts, known in
+                                                 now: now, known: (account, address), once: nil) { attempts, known in
             var waits = [Self.strictWait(attempts[pair] ?? [], limit: policy.perPair, window: policy.window, now: now)]
             if !known {
                 waits.append(Self.growingWait(attempts[accountKey] ?? [], limit: policy.perAccount, window: policy.window, now: now))
@@ -111,16 +111,24 @@ struct RateLimiter: Sendable {
     let time: any TimeSource
     let book: any ThrottleBook
 
-    /// Counts a use by `key`, or answers the seconds to wait without counting it.
-    func take(_ key: String) async throws -> Int? {
+    /// Counts a use by `key`, or answers the seconds to wait without counting it. A use named
+    /// `once` (a request's idempotency key) counts once however often it is retried.
+    func take(_ key: String, once: String? = nil) async throws -> Int? {
         let now = time.now()
         let (limit, window) = (limit, window)
+        let id = once.map { Self.id(of: "\(name):\(key):\($0)") }
         let reservation = try await book.reserve(keys: ["\(name):\(key)"], since: now.addingTimeInterval(-window), now: now,
-                                                 known: nil) { attempts, _ in
+                                                 known: nil, once: id) { attempts, _ in
             LoginThrottle.strictWait(attempts.values.first ?? [], limit: limit, window: window, now: now)
         }
         if case .wait(let seconds) = reservation { return seconds }
         return nil
+    }
+
+    /// A stable id for a named use: the first 16 bytes of its SHA-256.
+    static func id(of text: String) -> UUID {
+        let b = Array(SHA256.hash(data: Data(text.utf8)))
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 }
 
@@ -129,8 +137,8 @@ struct RateLimiter: Sendable {
 protocol ThrottleBook: Sendable {
     /// Atomically: reads `keys`' attempts after `since` (oldest first) and whether the account
     /// knows the address, asks `decide`, and unless it answers a wait records an attempt under
-    /// every key at `now`.
-    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
+    /// every key at `now`. An attempt `once` already recorded under the keys is not counted again.
+    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?, once: UUID?,
                  decide: @escaping @Sendable (_ attempts: [String: [Date]], _ known: Bool) -> Int?) async throws -> ThrottleReservation
     /// The attempt no longer counts (under `keys`, the ones it was reserved under).
     func forget(_ attempt: UUID, keys: [String]) async throws
@@ -143,8 +151,11 @@ actor MemoryThrottleBook: ThrottleBook {
     private var attempts: [String: [(id: UUID, at: Date)]] = [:]
     private var knownAddresses: [String: [String]] = [:]
 
-    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
+    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?, once: UUID?,
                  decide: @escaping @Sendable ([String: [Date]], Bool) -> Int?) -> ThrottleReservation {
+        if let once, let first = keys.first, attempts[first]?.contains(where: { $0.id == once && $0.at > since }) == true {
+            return .reserved(once)
+        }
         if attempts.count > 100_000 {
             // Stale keys of the longest window (logins', 15 minutes) are of no use to anyone.
             attempts = attempts.compactMapValues { list in
@@ -160,7 +171,7 @@ actor MemoryThrottleBook: ThrottleBook {
         }
         let isKnown = known.map { knownAddresses[$0.account]?.contains($0.address) ?? false } ?? false
         if let wait = decide(recent, isKnown) { return .wait(wait) }
-        let id = UUID()
+        let id = once ?? UUID()
         for key in keys { attempts[key, default: []].append((id, now)) }
         return .reserved(id)
     }
@@ -184,14 +195,20 @@ actor MemoryThrottleBook: ThrottleBook {
 /// The database (PostgreSQL): every instance sharing it counts together. Keys, accounts and
 /// addresses are stored as their SHA-256 (a login's username is whatever was typed: any length,
 /// any character, NUL included, which PostgreSQL's text refuses).
+///
+/// Attempts on the same key take turns in this process before they take a database connection:
+/// a flood of logins from one address waits here, in memory, not in the pool's few connections
+/// (each would otherwise wait in its transaction on the key's advisory lock, and every other
+/// request with it).
 final class DatabaseThrottleBook: ThrottleBook {
     let store: BullpenStore
     /// When attempts older than an hour were last deleted (every throttle's window is shorter).
     private let pruned = Mutex<Date>(.distantPast)
+    private let turns = KeyTurns()
 
     init(store: BullpenStore) { self.store = store }
 
-    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?,
+    func reserve(keys: [String], since: Date, now: Date, known: (account: String, address: String)?, once: UUID?,
                  decide: @escaping @Sendable ([String: [Date]], Bool) -> Int?) async throws -> ThrottleReservation {
         let prune = pruned.withLock { last in
             guard now.timeIntervalSince(last) > 600 else { return false }
@@ -201,9 +218,12 @@ final class DatabaseThrottleBook: ThrottleBook {
         if prune { try await store.pruneThrottles(before: now.addingTimeInterval(-3_600)) }
         let hashed = keys.map(Self.digest)
         let originals = Dictionary(zip(hashed, keys), uniquingKeysWith: { first, _ in first })
-        return try await store.reserveThrottled(keys: hashed, since: since, now: now,
-                                                known: known.map { (Self.digest($0.account), Self.digest($0.address)) }) { attempts, known in
-            decide(Dictionary(attempts.map { (originals[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: +), known)
+        let store = store
+        return try await turns.inTurn(for: keys) {
+            try await store.reserveThrottled(keys: hashed, since: since, now: now,
+                                             known: known.map { (Self.digest($0.account), Self.digest($0.address)) }, once: once) { attempts, known in
+                decide(Dictionary(attempts.map { (originals[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: +), known)
+            }
         }
     }
 
@@ -214,4 +234,39 @@ final class DatabaseThrottleBook: ThrottleBook {
     }
 
     static func digest(_ text: String) -> String { SHA256.hash(data: Data(text.utf8)).hex }
+}
+
+/// One at a time per key, in this process: `inTurn(for:)` runs its work once no other work on any
+/// of the same keys is running, in the order they asked.
+actor KeyTurns {
+    private var busy: Set<String> = []
+    private var waiting: [(keys: Set<String>, resume: CheckedContinuation<Void, Never>)] = []
+
+    func inTurn<T: Sendable>(for keys: [String], _ work: @Sendable () async throws -> T) async throws -> T {
+        let keys = Set(keys)
+        if !busy.isDisjoint(with: keys) || waiting.contains(where: { !$0.keys.isDisjoint(with: keys) }) {
+            await withCheckedContinuation { waiting.append((keys, $0)) }
+        }
+        busy.formUnion(keys)
+        defer { release(keys) }
+        return try await work()
+    }
+
+    private func release(_ keys: Set<String>) {
+        busy.subtract(keys)
+        // Wake, in order, every waiter whose keys are now all free and not promised to an earlier one.
+        var promised = busy
+        var still: [(keys: Set<String>, resume: CheckedContinuation<Void, Never>)] = []
+        for waiter in waiting {
+            if waiter.keys.isDisjoint(with: promised) {
+                promised.formUnion(waiter.keys)
+                busy.formUnion(waiter.keys)
+                waiter.resume.resume()
+            } else {
+                promised.formUnion(waiter.keys)
+                still.append(waiter)
+            }
+        }
+        waiting = still
+    }
 }

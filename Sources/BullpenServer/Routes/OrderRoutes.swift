@@ -20,7 +20,7 @@ struct OrderRoutes: RouteCollection {
         let caller = try await req.caller()
         let id = try req.portfolioID()
         let body = try req.decodeJSON(PlaceOrderRequest.self)
-        try await req.bullpen.takeOrder(by: caller.user)
+        try await req.bullpen.takeOrder(by: caller.user, idempotencyKey: req.headers.first(name: "Idempotency-Key").map { "\(id) \($0)" })
         let request = try Self.orderRequest(body)
         let claim = try Self.idempotencyClaim(req, body: body, portfolio: id)
         let outcome: BullpenStore.OrderOutcome, note: String?

@@ -24,8 +24,9 @@ struct SystemRoutes: RouteCollection {
         return try jsonResponse(HealthDTO(status: "ok"))
     }
 
-    /// The process can serve: the database answers. 503 when it does not.
+    /// The process can serve: the database answers. 503 when it does not, and while it drains.
     @Sendable func ready(req: Request) async throws -> Response {
+        if req.application.drain.isDraining { throw APIError.shuttingDown }
         let marketData = MarketDataDTO(req.bullpen.marketDataStatus)
         do {
             try await req.bullpen.store.ping()

@@ -15,7 +15,9 @@ async function refreshTokens() {
   refreshing ??= (async () => {
     const once = async () => {
       const response = await fetch('/api/v1/auth/refresh', { method: 'POST', headers: REFRESH_COOKIE, credentials: 'same-origin' });
-      if (!response.ok) { endSession(); throw new ApiError(401, 'unauthorized', 'Your session ended. Please log in again.'); }
+      // Only the server's "no" ends the session here: a proxy's 502 in a deploy, or a 503, does not.
+      if (response.status === 401) { endSession(); throw new ApiError(401, 'unauthorized', 'Your session ended. Please log in again.'); }
+      if (!response.ok) throw new ApiError(response.status, 'unavailable', 'The server could not renew your session just now. Try again in a moment.');
       startSession(await response.json());
     };
     try {
@@ -66,7 +68,10 @@ export async function api(path, { method = 'GET', body, idempotencyKey, raw = fa
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
     }
   }
-  if (response.status === 401 && auth && currentSession() && !retried && !path.startsWith('/api/v1/auth/')) {
+  // An expired access token is renewed once and the call made again; so is logging out, which must
+  // reach the server to end the session and clear the refresh cookie, however long the page sat idle.
+  const renewable = !path.startsWith('/api/v1/auth/') || path === '/api/v1/auth/logout';
+  if (response.status === 401 && auth && currentSession() && !retried && renewable) {
     await refreshTokens();
     return api(path, { method, body, idempotencyKey, raw, auth, retried: true, headers: extra });
   }
