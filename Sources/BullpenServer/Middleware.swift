@@ -134,7 +134,7 @@ struct CORSMiddleware: AsyncMiddleware {
         guard let origin = request.headers.first(name: .origin) else { return try await next.respond(to: request) }
         let preflight = request.method == .OPTIONS && request.headers.first(name: "Access-Control-Request-Method") != nil
         guard allowed.contains(origin) else {
-            if preflight && !Self.sameSite(origin, request) {
+            if preflight && !request.comesFromThisSite(origin: origin) {
                 return APIError(.originNotAllowed, "\(origin) may not call this API from a browser; the operator lists the origins that may (BULLPEN_ALLOWED_ORIGINS).").response()
             }
             return try await next.respond(to: request)
@@ -150,12 +150,5 @@ struct CORSMiddleware: AsyncMiddleware {
             response.headers.replaceOrAdd(name: "Access-Control-Expose-Headers", value: Self.exposed)
         }
         return response
-    }
-
-    /// The origin is the host the request was sent to (a browser's same-origin request may carry it).
-    static func sameSite(_ origin: String, _ request: Request) -> Bool {
-        guard let host = request.headers.first(name: .host), let url = URL(string: origin), let originHost = url.host else { return false }
-        let port = url.port.map { ":\($0)" } ?? ""
-        return (originHost + port).lowercased() == host.lowercased() || originHost.lowercased() == host.lowercased()
     }
 }
