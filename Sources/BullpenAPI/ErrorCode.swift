@@ -30,11 +30,12 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case unknownScenario = "unknown_scenario"
     case invalidJoinCode = "invalid_join_code"
     case notMember = "not_member"
-    // 405, 413, 415.
+    // 405, 408, 413, 415, 426.
     case methodNotAllowed = "method_not_allowed"
     case payloadTooLarge = "payload_too_large"
     case unsupportedMediaType = "unsupported_media_type"
     case upgradeRequired = "upgrade_required"
+    case requestTimeout = "request_timeout"
     // 409: the state of things says no.
     case usernameTaken = "username_taken"
     case portfolioNameTaken = "portfolio_name_taken"
@@ -87,6 +88,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     // 429: slow down.
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
+    case tooManyConnections = "too_many_connections"
     // 5xx: our side.
     case internalError = "internal_error"
     case corruptData = "corrupt_data"
@@ -105,6 +107,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
         case .wrongPassword, .originNotAllowed, .notLeagueOwner, .kickedFromLeague: 403
         case .notFound, .unknownSymbol, .unknownBenchmark, .unknownScenario, .invalidJoinCode, .notMember: 404
         case .methodNotAllowed: 405
+        case .requestTimeout: 408
         case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
              .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .portfolioChanged, .notReplay, .replayEnded,
              .endOfData, .reportNotReady, .portfolioClosed, .leagueStarted, .leagueNotStarted, .leagueEnded, .alreadyMember,
@@ -117,7 +120,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
              .outOfTheMoney, .invalidExpiration, .contractNotListed, .optionWritingNotAllowed, .optionNotCovered,
              .sharesCommitted, .newOwnerNotMember: 422
-        case .tooManyAttempts, .rateLimited: 429
+        case .tooManyAttempts, .rateLimited, .tooManyConnections: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable, .shuttingDown: 503
         }

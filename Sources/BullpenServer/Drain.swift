@@ -88,7 +88,7 @@ extension Application {
         drain.begin()
         await quoteHub?.closeAll(code: .goingAway)
         let result = await drain.waitUntilQuiet(minimum: delay, limit: grace)
-        await server.shutdown()
+        await stopServing()
         return result
     }
 }

@@ -71,9 +71,20 @@ public struct ServerConfiguration: Sendable {
     /// (`BULLPEN_ORDERS_PER_MINUTE`); past it, 429 with `Retry-After`. 0: no limit.
     public var ordersPerMinute = 120
     /// A connection with nothing read or written for this long is closed (`BULLPEN_IDLE_TIMEOUT`,
-    /// seconds; streams are pinged within it). Header and body read timeouts and a cap on
-    /// connections per address belong to the reverse proxy in front (README, "Running in production").
+    /// seconds; streams are pinged within it).
     public var idleTimeout: Duration = .seconds(75)
+    /// Whether connections come in through the ``ConnectionGuard`` (`BULLPEN_CONNECTION_GUARD`,
+    /// `on` or `off`): header and body timeouts and the cap per address. Off, Vapor listens
+    /// itself, for a reverse proxy in front that does the same (README, "Running in production").
+    public var connectionGuard = true
+    /// A request's head must arrive whole within this of its first byte (`BULLPEN_HEADER_TIMEOUT`, seconds).
+    public var headerTimeout: Duration = .seconds(10)
+    /// A request's body may pause this long between two reads (`BULLPEN_BODY_TIMEOUT`, seconds).
+    public var bodyTimeout: Duration = .seconds(10)
+    /// Connections one address may hold open (`BULLPEN_CONNECTIONS_PER_ADDRESS`; 0: no cap). Trusted
+    /// proxies are not capped. 200 leaves room for a classroom behind one school address (a
+    /// browser opens up to six connections and the quote stream).
+    public var connectionsPerAddress = 200
     /// OpenTelemetry traces, when `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
     /// names a collector (see ``Traces``).
     public var traces = false
@@ -86,6 +97,7 @@ public struct ServerConfiguration: Sendable {
         "BULLPEN_PROVIDER_URL", "BULLPEN_QUOTES", "BULLPEN_JWT_SECRET", "BULLPEN_ENV", "BULLPEN_BCRYPT_COST",
         "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START",
         "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_SHUTDOWN_DELAY", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT",
+        "BULLPEN_CONNECTION_GUARD", "BULLPEN_HEADER_TIMEOUT", "BULLPEN_BODY_TIMEOUT", "BULLPEN_CONNECTIONS_PER_ADDRESS",
         "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
@@ -132,6 +144,24 @@ public struct ServerConfiguration: Sendable {
         if let idle = environment["BULLPEN_IDLE_TIMEOUT"], !idle.isEmpty {
             if let value = Int(idle), (1...3_600).contains(value) { config.idleTimeout = .seconds(value) } else {
                 problems.append("BULLPEN_IDLE_TIMEOUT must be seconds from 1 to 3600, not '\(idle)'")
+            }
+        }
+        if let flag = environment["BULLPEN_CONNECTION_GUARD"], !flag.isEmpty {
+            switch flag.lowercased() {
+            case "on", "1", "true", "yes": config.connectionGuard = true
+            case "off", "0", "false", "no": config.connectionGuard = false
+            default: problems.append("BULLPEN_CONNECTION_GUARD must be on or off, not '\(flag)'")
+            }
+        }
+        for (name, keyPath) in [("BULLPEN_HEADER_TIMEOUT", \ServerConfiguration.headerTimeout), ("BULLPEN_BODY_TIMEOUT", \.bodyTimeout)] {
+            guard let text = environment[name], !text.isEmpty else { continue }
+            if let value = Int(text), (1...3_600).contains(value) { config[keyPath: keyPath] = .seconds(value) } else {
+                problems.append("\(name) must be seconds from 1 to 3600, not '\(text)'")
+            }
+        }
+        if let cap = environment["BULLPEN_CONNECTIONS_PER_ADDRESS"], !cap.isEmpty {
+            if let value = Int(cap), value >= 0 { config.connectionsPerAddress = value } else {
+                problems.append("BULLPEN_CONNECTIONS_PER_ADDRESS must be a whole number (0 for no cap), not '\(cap)'")
             }
         }
         if let delay = environment["BULLPEN_SHUTDOWN_DELAY"], !delay.isEmpty {

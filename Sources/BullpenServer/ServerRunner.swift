@@ -88,8 +88,7 @@ public enum ServerRunner {
             throw error
         }
         do {
-            try await app.server.start(address: .hostname(config.host, port: config.port))
-            let port = app.http.server.shared.localAddress?.port ?? config.port
+            let port = try await app.startServing(host: config.host, port: config.port)
             FileHandle.standardOutput.write(Data("Bullpen listening on http://\(config.host):\(port)\n".utf8))
             await waitForTerminationSignal()
             logger.notice("shutting down: answering every request that arrives until none has for \(Drain.quiet) (at most \(config.shutdownGrace)), then closing the connections")

@@ -36,8 +36,7 @@ struct Stream: AsyncParsableCommand {
         try await store.migrate()
         let demo = DemoExchange(time: clock)
         let app = try await BullpenApp.make(configuration: config, store: store, marketData: demo, environment: .production)
-        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-        let port = app.http.server.shared.localAddress?.port ?? 0
+        let port = try await app.startServing(host: "127.0.0.1", port: 0)
 
         let token = try await Self.register(port: port)
         let universe = try await demo.listing().map(\.symbol.rawValue)
@@ -96,7 +95,7 @@ struct Stream: AsyncParsableCommand {
 
         for socket in sockets.value.withLock({ $0 }) { socket.close(promise: nil) }
         try await Task.sleep(for: .milliseconds(500))
-        await app.server.shutdown()
+        await app.stopServing()
         try await app.asyncShutdown()
         await store.shutdown()
     }

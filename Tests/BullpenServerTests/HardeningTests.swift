@@ -334,6 +334,125 @@ struct HardeningTests {
         }
     }
 
+    /// Opens a raw connection to the server, optionally from another loopback address.
+    static func rawConnection(_ server: TestServer, from source: String? = nil) async throws -> (any Channel, ByteCollector) {
+        let port = try #require(URL(string: server.baseURL)?.port)
+        let received = ByteCollector()
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
+            }
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        return (try await bootstrap.connect(host: "127.0.0.1", port: port).get(), received)
+    }
+
+    /// Whether `channel` is closed within `limit`.
+    static func closes(_ channel: any Channel, within limit: Duration) async throws -> Bool {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { try await channel.closeFuture.get(); return true }
+            group.addTask { try await Task.sleep(for: limit); return false }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+    }
+
+    /// A slowloris: a head trickled a byte at a time never becomes a request. The connection is
+    /// answered 408 and closed when the header timeout passes since its first byte, however
+    /// often bytes come; a body that stops coming is cut the same way, while one that keeps
+    /// coming, slowly, is read to its end.
+    @Test func aHeadTrickledByteByByteIsCutAtTheHeaderTimeout() async throws {
+        try await withServer(configure: { $0.headerTimeout = .seconds(3); $0.bodyTimeout = .seconds(3) }) { server in
+            let started = ContinuousClock.now   // (the server's clock starts at its accept, after this)
+            let (channel, received) = try await Self.rawConnection(server)
+            try await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n")).get()
+            let trickle = Task {
+                for byte in "X-Slow: \(String(repeating: "a", count: 100))".utf8 {
+                    try await Task.sleep(for: .milliseconds(250))
+                    try await channel.writeAndFlush(ByteBuffer(bytes: [byte])).get()
+                }
+            }
+            #expect(try await Self.closes(channel, within: .seconds(10)), "the server closed the connection")
+            trickle.cancel()
+            let waited = ContinuousClock.now - started
+            #expect(waited >= .milliseconds(2_900) && waited < .seconds(8), "\(waited)")
+            let answer = String(decoding: received.bytes.withLock { $0 }, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 408 "), "\(answer)")
+            #expect(answer.contains(#""code":"request_timeout""#))
+
+            // A body that stops: 408 after the body timeout.
+            let (stalled, stalledReceived) = try await Self.rawConnection(server)
+            try await stalled.writeAndFlush(ByteBuffer(string: "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{\"username\":")).get()
+            #expect(try await Self.closes(stalled, within: .seconds(10)))
+            let stalledAnswer = String(decoding: stalledReceived.bytes.withLock { $0 }, as: UTF8.self)
+            #expect(stalledAnswer.hasPrefix("HTTP/1.1 408 ") && stalledAnswer.contains("request_timeout"), "\(stalledAnswer)")
+
+            // A body that keeps coming, a byte a second for longer than the body timeout, is read whole.
+            let (slow, slowReceived) = try await Self.rawConnection(server)
+            let body = #"{"username":"nobody","password":"x"}"#
+            try await slow.writeAndFlush(ByteBuffer(string: "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")).get()
+            let chunks = stride(from: 0, to: body.utf8.count, by: 9).map { Array(body.utf8)[$0..<min($0 + 9, body.utf8.count)] }
+            for chunk in chunks {
+                try await Task.sleep(for: .milliseconds(1_000))
+                try await slow.writeAndFlush(ByteBuffer(bytes: chunk)).get()
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while slowReceived.bytes.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            let slowAnswer = String(decoding: slowReceived.bytes.withLock { $0 }, as: UTF8.self)
+            #expect(slowAnswer.hasPrefix("HTTP/1.1 401 ") && slowAnswer.contains("invalid_credentials"), "\(slowAnswer)")
+            try? await slow.close().get()
+        }
+    }
+
+    /// One address may hold only so many connections: the next is answered 429 at once; another
+    /// address is not affected, and a closed connection frees its place.
+    @Test func connectionsPerAddressAreCapped() async throws {
+        try await withServer(configure: { $0.connectionsPerAddress = 3 }) { server in
+            let first = try await Self.rawConnection(server).0
+            let second = try await Self.rawConnection(server).0
+            let third = try await Self.rawConnection(server).0
+            let (refused, received) = try await Self.rawConnection(server)
+            #expect(try await Self.closes(refused, within: .seconds(5)), "the fourth connection was closed")
+            let answer = String(decoding: received.bytes.withLock { $0 }, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 429 ") && answer.contains("too_many_connections") && answer.contains("Retry-After: 10"), "\(answer)")
+
+            // Another address is served meanwhile.
+            let (other, otherReceived) = try await Self.rawConnection(server, from: "127.0.0.2")
+            let otherAnswer = try await Self.health(on: other, received: otherReceived)
+            #expect(otherAnswer.hasPrefix("HTTP/1.1 200 "), "\(otherAnswer)")
+
+            // A place freed is a place taken.
+            try await first.close().get()
+            try await Task.sleep(for: .milliseconds(200))
+            let (again, againReceived) = try await Self.rawConnection(server)
+            let againAnswer = try await Self.health(on: again, received: againReceived)
+            #expect(againAnswer.hasPrefix("HTTP/1.1 200 "), "\(againAnswer)")
+            for channel in [second, third, other, again] { try? await channel.close().get() }
+        }
+    }
+
+    /// Asks `/health` on a raw connection; what came back within 20 seconds (the whole suite loads the machine).
+    static func health(on channel: any Channel, received: ByteCollector) async throws -> String {
+        try await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")).get()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while received.bytes.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return String(decoding: received.bytes.withLock { $0 }, as: UTF8.self)
+    }
+
+    /// The client Vapor sees through the guard is the peer; a header the client wrote does not
+    /// change it (only a trusted proxy's does).
+    @Test func theGuardNamesTheClientAndIgnoresWhatItClaims() async throws {
+        try await withServer(configure: { $0.registrationsPerAddress = 1 }) { server in
+            let register = { (name: String, forwarded: String) in
+                try await server.send(.POST, "/api/v1/auth/register", json: Credentials(username: name, password: "correct horse battery 9"),
+                                      headers: [("X-Forwarded-For", forwarded)])
+            }
+            #expect(try await register("first\(Int.random(in: 1000...9999))", "10.0.0.1").status == 201)
+            // The same peer claiming another address is still the same client: over its limit.
+            let second = try await register("second\(Int.random(in: 1000...9999))", "10.0.0.2")
+            #expect(second.status == 429, "\(second.text)")
+        }
+    }
+
     // MARK: 5 and 9. The stream
 
     @Test func theStreamWithoutAnUpgradeIs426() async throws {

@@ -105,7 +105,16 @@ struct RequestRulesTests {
                 && config.shutdownDelay == .seconds(3) && config.traces)
         let defaults = try ServerConfiguration.fromEnvironment([:])
         #expect(defaults.ordersPerMinute == 120 && defaults.idleTimeout == .seconds(75) && defaults.shutdownGrace == .seconds(20) && !defaults.traces)
-        for (name, value) in [("BULLPEN_ORDERS_PER_MINUTE", "-1"), ("BULLPEN_IDLE_TIMEOUT", "0"), ("BULLPEN_SHUTDOWN_GRACE", "x")] {
+        let guarded = try ServerConfiguration.fromEnvironment([
+            "BULLPEN_CONNECTION_GUARD": "off", "BULLPEN_HEADER_TIMEOUT": "4", "BULLPEN_BODY_TIMEOUT": "6", "BULLPEN_CONNECTIONS_PER_ADDRESS": "0",
+        ])
+        #expect(!guarded.connectionGuard && guarded.headerTimeout == .seconds(4) && guarded.bodyTimeout == .seconds(6)
+                && guarded.connectionsPerAddress == 0)
+        #expect(defaults.connectionGuard && defaults.headerTimeout == .seconds(10) && defaults.bodyTimeout == .seconds(10)
+                && defaults.connectionsPerAddress == 200)
+        for (name, value) in [("BULLPEN_ORDERS_PER_MINUTE", "-1"), ("BULLPEN_IDLE_TIMEOUT", "0"), ("BULLPEN_SHUTDOWN_GRACE", "x"),
+                              ("BULLPEN_CONNECTION_GUARD", "maybe"), ("BULLPEN_HEADER_TIMEOUT", "0"), ("BULLPEN_BODY_TIMEOUT", "1.5"),
+                              ("BULLPEN_CONNECTIONS_PER_ADDRESS", "-3")] {
             #expect(throws: ConfigurationError.self, "\(name)=\(value)") { try ServerConfiguration.fromEnvironment([name: value]) }
         }
     }

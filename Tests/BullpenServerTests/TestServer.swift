@@ -86,13 +86,12 @@ final class TestServer: Sendable {
         let app = try await BullpenApp.make(configuration: config, store: store, marketData: source, time: time,
                                             environment: .testing)
         app.logger = quietLogger
-        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-        let port = try #require(app.http.server.shared.localAddress?.port)
+        let port = try await app.startServing(host: "127.0.0.1", port: 0)
         return TestServer(app: app, store: store, baseURL: "http://127.0.0.1:\(port)", directory: directory)
     }
 
     func stop() async {
-        await app.server.shutdown()
+        await app.stopServing()
         try? await app.asyncShutdown()
         await store.shutdown()
         try? FileManager.default.removeItem(at: directory)

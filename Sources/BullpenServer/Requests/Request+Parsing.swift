@@ -62,9 +62,17 @@ extension Request {
         return date
     }
 
+    /// Whether the request came through the ``ConnectionGuard`` (on its private Unix socket),
+    /// which has already decided who the client is.
+    private var fromConnectionGuard: Bool {
+        if case .unixDomainSocket = remoteAddress { return true }
+        return false
+    }
+
     /// The client's address: the peer's, or, when the peer is a trusted reverse proxy, the last
     /// address its `X-Forwarded-For` adds (the one the proxy saw; earlier ones the client wrote).
     var clientAddress: String {
+        if fromConnectionGuard { return headers.first(name: "X-Forwarded-For") ?? "unknown" }
         let peer = remoteAddress?.ipAddress ?? "unknown"
         guard bullpen.configuration.trustedProxies.contains(peer),
               let forwarded = headers[canonicalForm: "X-Forwarded-For"].last.map(String.init), !forwarded.isEmpty
@@ -75,6 +83,7 @@ extension Request {
     /// Whether the client's connection was TLS: the trusted proxy in front says so in
     /// `X-Forwarded-Proto` (Bullpen itself serves plain HTTP behind it).
     var cameOverTLS: Bool {
+        if fromConnectionGuard { return headers.first(name: "X-Forwarded-Proto")?.lowercased() == "https" }
         guard bullpen.configuration.trustedProxies.contains(remoteAddress?.ipAddress ?? "") else { return false }
         return headers[canonicalForm: "X-Forwarded-Proto"].last?.lowercased() == "https"
     }
