@@ -81,10 +81,16 @@ final class ConnectionGuard: Sendable {
         try? await listener?.close()
     }
 
-    /// Closes every connection still open (after Vapor has answered and closed its side).
-    func closeAll() async {
+    /// Closes every connection still open once Vapor has closed its side: each after its last
+    /// answer has been written; any still open after `grace` (a client that does not read) is cut.
+    func closeAll(grace: Duration = .seconds(5)) async {
         let open = state.withLock { Array($0.open.values) }
-        for channel in open { try? await channel.close() }
+        for channel in open { channel.pipeline.fireUserInboundEventTriggered(GuardStopping()) }
+        let deadline = ContinuousClock.now + grace
+        while ContinuousClock.now < deadline, state.withLock({ !$0.open.isEmpty }) {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        for channel in state.withLock({ Array($0.open.values) }) { try? await channel.close() }
     }
 
     /// The most a request's headers may hold (names and values), in 200 fields at most.
@@ -103,23 +109,40 @@ final class ConnectionGuard: Sendable {
         }
     }
 
+    /// The peer's address as Bullpen names it: an IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`)
+    /// is the IPv4 address; and the key it is capped under: an IPv6 address's /64 (one subscriber
+    /// holds a whole /64 and could otherwise rotate through it).
+    static func identify(_ address: SocketAddress?) -> (peer: String, capKey: String) {
+        guard case .v6(let v6)? = address else {
+            let peer = address?.ipAddress ?? "unknown"
+            return (peer, peer)
+        }
+        let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            let peer = bytes[12..<16].map(String.init).joined(separator: ".")
+            return (peer, peer)
+        }
+        let prefix = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return (address?.ipAddress ?? "unknown", prefix.joined(separator: ":") + "::/64")
+    }
+
     private func accept(_ channel: any Channel) throws {
-        let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+        let (peer, capKey) = Self.identify(channel.remoteAddress)
         let capped = limits.connectionsPerAddress > 0 && !limits.trustedProxies.contains(peer)
         let admitted = state.withLock { state -> Bool in
             state.open[ObjectIdentifier(channel)] = channel
             guard capped else { return true }
-            let count = state.perAddress[peer, default: 0]
+            let count = state.perAddress[capKey, default: 0]
             guard count < limits.connectionsPerAddress else { return false }
-            state.perAddress[peer] = count + 1
+            state.perAddress[capKey] = count + 1
             return true
         }
         channel.closeFuture.whenComplete { [self] _ in
             state.withLock { state in
                 state.open[ObjectIdentifier(channel)] = nil
                 guard capped && admitted else { return }
-                let left = state.perAddress[peer, default: 1] - 1
-                state.perAddress[peer] = left > 0 ? left : nil
+                let left = state.perAddress[capKey, default: 1] - 1
+                state.perAddress[capKey] = left > 0 ? left : nil
             }
         }
         let pipeline = channel.pipeline.syncOperations
@@ -145,6 +168,9 @@ final class ConnectionGuard: Sendable {
         try pipeline.addHandler(front, name: GuardFrontHandler.Names.front)
     }
 }
+
+/// The server is stopping: a connection closes once its last answer is written.
+struct GuardStopping: Sendable {}
 
 /// An answer the guard gives itself, in the API's error envelope.
 struct GuardAnswer {
@@ -176,6 +202,7 @@ struct GuardAnswer {
 extension ChannelHandlerContext {
     fileprivate func lingerAndClose() {
         let channel = self.channel
+        try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
         channel.close(mode: .output, promise: nil)
         eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
     }
@@ -248,6 +275,10 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var timing: String?
     /// Reading is paused because Vapor's side cannot take more: the client is not late meanwhile.
     private var paused = false
+    /// The request's body is read and dropped (TRACE).
+    private var dropBody = false
+    /// A byte of the next request has come (a connection that sends none is closed without a word).
+    private var bytesSeen = false
     private var backend: (any Channel)?
     private var connecting = false
     private var queued: [HTTPClientRequestPart] = []
@@ -280,6 +311,7 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func bytesArrived() {
+        bytesSeen = true
         guard phase == .betweenRequests else { return }
         phase = .readingHead
         arm("head")
@@ -290,23 +322,45 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .head(var head):
             guard phase == .readingHead || phase == .betweenRequests else { return }
             disarm()
+            bytesSeen = false
             let upgrade = head.method == .CONNECT
                 || (head.headers.contains(name: "upgrade") && head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" })
-            let hasBody = head.headers.contains(name: "transfer-encoding")
-                || (head.headers.first(name: "content-length").flatMap(Int.init) ?? 0) > 0
+            // The framing Vapor reads must be the framing the guard read: stated afresh, one way.
+            let codings = head.headers[canonicalForm: "transfer-encoding"].map { $0.lowercased() }
+            guard codings.isEmpty || (codings == ["chunked"] && head.version == .http1_1) else {
+                return refuse(GuardAnswer(.badRequest, "Transfer-Encoding may only be chunked, and only in HTTP/1.1."))
+            }
+            let chunked = !codings.isEmpty
+            let length = chunked ? nil : head.headers.first(name: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            head.headers.remove(name: "transfer-encoding")
+            head.headers.remove(name: "content-length")
+            if chunked { head.headers.add(name: "Transfer-Encoding", value: "chunked") }
+            if let length { head.headers.add(name: "Content-Length", value: String(length)) }
+            let hasBody = chunked || (length ?? 0) > 0
+            if upgrade && hasBody { return refuse(GuardAnswer(.badRequest, "A request to switch protocols has no body.")) }
             phase = upgrade ? .upgrading : .readingBody
-            if hasBody && !upgrade { arm("body") }
+            // TRACE may not carry a body: NIO's encoder would drop its framing and pass the bytes
+            // on raw. It is read under the body timeout and dropped; Vapor answers the TRACE.
+            dropBody = head.method == .TRACE
+            if hasBody { arm("body") }
             nameTheClient(&head.headers)
             owed += 1
             pass(.head(head))
         case .body(let buffer):
             guard phase == .readingBody else { return }
             if timing == "body" { arm("body") }
-            pass(.body(.byteBuffer(buffer)))
+            if !dropBody { pass(.body(.byteBuffer(buffer))) }
         case .end(let trailers):
             guard phase == .readingBody || phase == .upgrading else { return }
             disarm()
-            if phase == .readingBody { phase = .betweenRequests }
+            if phase == .readingBody {
+                phase = .betweenRequests
+            } else {
+                // Nothing more is read until Vapor has answered the upgrade (the decoder would
+                // only hold it): the relay reads again after 101; a refusal closes the connection.
+                context.channel.syncOptionsIfOnLoop(autoRead: false)
+                arm("upgrade")
+            }
             pass(.end(trailers))
         }
     }
@@ -330,6 +384,14 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is GuardStopping {
+            // Vapor has stopped (and closed its side): close once the last answer is out.
+            guard phase != .closing else { return }
+            phase = .closing
+            disarm()
+            (lastAnswer ?? context.eventLoop.makeSucceededVoidFuture()).assumeIsolated().whenComplete { _ in context.lingerAndClose() }
+            return
+        }
         guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
         phase = .closing
         context.close(promise: nil)
@@ -351,9 +413,11 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func nameTheClient(_ headers: inout HTTPHeaders) {
         let trusted = limits.trustedProxies.contains(peer)
         let forwarded = trusted ? headers[canonicalForm: "x-forwarded-for"].last.map(String.init).flatMap { $0.isEmpty ? nil : $0 } : nil
+        let proto = trusted ? headers[canonicalForm: "x-forwarded-proto"].last.map(String.init) : nil
         headers.remove(name: "x-forwarded-for")
-        if !trusted { headers.remove(name: "x-forwarded-proto") }
+        headers.remove(name: "x-forwarded-proto")
         headers.add(name: "X-Forwarded-For", value: forwarded ?? peer)
+        if let proto, !proto.isEmpty { headers.add(name: "X-Forwarded-Proto", value: proto) }
     }
 
     private func pass(_ part: HTTPClientRequestPart) {
@@ -408,6 +472,13 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func backendHead(_ head: HTTPResponseHead) {
         guard let context, phase != .closing else { return }
+        guard owed > 0 else {
+            // An answer to no request: the two sides are out of step; nothing more is trusted.
+            phase = .closing
+            backend?.close(promise: nil)
+            context.close(promise: nil)
+            return
+        }
         var head = head
         if (100..<200).contains(head.status.code) && head.status != .switchingProtocols {
             // `100 Continue` and the like: passed on at once; the answer itself follows.
@@ -470,10 +541,17 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         if answering {
             phase = .closing
             context.close(promise: nil)   // the answer was cut short
-        } else if owed > 0 || connectionGuard.isStopping {
+        } else if owed > 0 || phase == .readingBody || phase == .upgrading || connectionGuard.isStopping {
+            // A request Vapor will not answer, or one whose rest would reach a new connection as
+            // if it were a request of its own: the connection ends after the answers already out.
             phase = .closing
-            timer?.cancel()
-            (lastAnswer ?? context.eventLoop.makeSucceededVoidFuture()).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            disarm()
+            (lastAnswer ?? context.eventLoop.makeSucceededVoidFuture()).assumeIsolated().whenComplete { _ in context.lingerAndClose() }
+        } else {
+            // Between requests: the next one opens another connection to Vapor.
+            paused = false
+            context.channel.syncOptionsIfOnLoop(autoRead: true)
+            if let timing { arm(timing) }
         }
     }
 
@@ -484,6 +562,8 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         phase = .switched
         timer?.cancel()
         let client = context.channel
+        // The backend's HTTP handlers go first: the client decoder's leftover bytes, written to
+        // the backend, must not pass its write-observing response decoder.
         do {
             try client.pipeline.syncOperations.addHandler(GuardByteRelay(partner: backend))
             try backend.pipeline.syncOperations.addHandler(GuardByteRelay(partner: client))
@@ -507,7 +587,7 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         timer = nil
         timing = name
         guard let context, !paused else { return }
-        let amount = name == "head" ? limits.headerTimeout : limits.bodyTimeout
+        let amount = name == "body" ? limits.bodyTimeout : limits.headerTimeout
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: amount) { [self] in self.timedOut(name) }
     }
 
@@ -520,7 +600,21 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func timedOut(_ name: String) {
         timer = nil
         timing = nil
+        if name == "upgrade" {
+            // Vapor did not answer the upgrade in time.
+            guard phase == .upgrading else { return }
+            phase = .closing
+            backend?.close(promise: nil)
+            context?.close(promise: nil)
+            return
+        }
         guard phase == .readingHead || phase == .readingBody else { return }
+        if name == "head" && !bytesSeen && owed == 0 {
+            // A connection opened and never used (a browser's spare): closed without a word.
+            phase = .closing
+            context?.close(promise: nil)
+            return
+        }
         Counter(label: "bullpen_requests_timed_out_total", dimensions: [("phase", name)]).increment()
         let unanswered = owed - (phase == .readingBody ? 1 : 0)
         if unanswered == 0 && !answering {
@@ -532,6 +626,15 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
             phase = .closing
             context?.close(promise: nil)
         }
+    }
+
+    /// Answers for itself when no answer of Vapor's is due before it; else just closes.
+    private func refuse(_ answer: GuardAnswer) {
+        if owed == 0 && !answering { return self.answer(answer) }
+        phase = .closing
+        disarm()
+        backend?.close(promise: nil)
+        context?.close(promise: nil)
     }
 
     /// Answers for itself, then closes (the client may still be sending: it lingers).
@@ -595,7 +698,16 @@ private final class GuardByteRelay: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) { partner.write(unwrapInboundIn(data), promise: nil) }
     func channelReadComplete(context: ChannelHandlerContext) { partner.flush() }
     func channelWritabilityChanged(context: ChannelHandlerContext) { partner.syncOptionsIfOnLoop(autoRead: context.channel.isWritable) }
-    func channelInactive(context: ChannelHandlerContext) { partner.close(promise: nil) }
+    /// The other side closed: what is still queued for this one goes out first (a 1001 close
+    /// frame to a slow reader), then this side closes too.
+    func channelInactive(context: ChannelHandlerContext) {
+        let partner = self.partner
+        try? partner.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+        partner.close(mode: .output, promise: nil)
+        partner.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { partner.close(promise: nil) }
+        context.fireChannelInactive()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

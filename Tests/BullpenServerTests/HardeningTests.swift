@@ -1,5 +1,6 @@
 import AsyncKit
 import BullpenAPI
+import BullpenStore
 import BullpenCore
 import BullpenTestSupport
 import Foundation
@@ -400,6 +401,56 @@ struct HardeningTests {
             let slowAnswer = String(decoding: slowReceived.bytes.withLock { $0 }, as: UTF8.self)
             #expect(slowAnswer.hasPrefix("HTTP/1.1 401 ") && slowAnswer.contains("invalid_credentials"), "\(slowAnswer)")
             try? await slow.close().get()
+        }
+    }
+
+    /// What arrives on a connection: once the first bytes have come (within 20 s: the whole suite
+    /// loads the machine), and `settle` after them for anything that follows.
+    static func collected(_ received: ByteCollector, settle: Duration) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while received.bytes.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: settle)
+        return String(decoding: received.bytes.withLock { $0 }, as: UTF8.self)
+    }
+
+    /// Request smuggling through the guard: a body framed in a way the guard and Vapor could read
+    /// differently (`Transfer-Encoding: Chunked`, another coding, chunked in HTTP/1.0) must never
+    /// become a second request on the guard's trusted socket, where it could name any client.
+    @Test func aBodyCannotSmuggleARequestPastTheGuard() async throws {
+        try await withServer(configure: { $0.headerTimeout = .seconds(3) }) { server in
+            let name = "smuggled\(Int.random(in: 1000...9999))"
+            let inner = #"{"username":"\#(name)","password":"correct horse battery 9"}"#
+            let smuggled = "0\r\n\r\nPOST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 9.9.9.9\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(inner.utf8.count)\r\n\r\n\(inner)"
+            let chunk = String(smuggled.utf8.count, radix: 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
+            let (channel, received) = try await Self.rawConnection(server)
+            try await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n" + chunk)).get()
+            let answers = try await Self.collected(received, settle: .seconds(1))
+            #expect(answers.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "one request, one answer: \(answers)")
+            try? await channel.close().get()
+            // TRACE may not have a body: its body is dropped, not passed on as bytes of their own.
+            let content = smuggled.dropFirst(5)
+            let (trace, traceReceived) = try await Self.rawConnection(server)
+            try await trace.writeAndFlush(ByteBuffer(string: "TRACE /health HTTP/1.1\r\nHost: x\r\nContent-Length: \(content.utf8.count)\r\n\r\n\(content)")).get()
+            let traced = try await Self.collected(traceReceived, settle: .seconds(1))
+            #expect(traced.hasPrefix("HTTP/1.1 405 ") && traced.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "\(traced)")
+            try? await trace.close().get()
+            #expect(try await server.store.user(usernameKey: name) == nil, "no smuggled registration happened")
+
+            for head in ["POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+                         "POST /api/v1/auth/login HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+                         "GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nContent-Length: 5\r\n\r\nhello"] {
+                let (refused, refusedReceived) = try await Self.rawConnection(server)
+                try await refused.writeAndFlush(ByteBuffer(string: head)).get()
+                #expect(try await Self.closes(refused, within: .seconds(10)))
+                let answer = String(decoding: refusedReceived.bytes.withLock { $0 }, as: UTF8.self)
+                #expect(answer.hasPrefix("HTTP/1.1 400 ") && answer.contains(#""code":"bad_request""#), "\(head): \(answer)")
+            }
+
+            // A connection opened and never used is closed at the header timeout without a word.
+            let (spare, spareReceived) = try await Self.rawConnection(server)
+            #expect(try await Self.closes(spare, within: .seconds(10)))
+            #expect(spareReceived.bytes.withLock { $0.isEmpty })
         }
     }
 
