@@ -284,10 +284,12 @@ public struct ReplayReportDTO: Codable, Sendable, Hashable {
 
 /// `PATCH /api/v1/portfolios/{id}`: only the name can change.
 public struct UpdatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, visibility }
 
     public var name: String?
-    public init(name: String? = nil) { self.name = name }
+    /// `private`, `public` (holdings as weights) or `full` (amounts too).
+    public var visibility: String?
+    public init(name: String? = nil, visibility: String? = nil) { self.name = name; self.visibility = visibility }
 }
 
 /// The rules a portfolio trades under.
@@ -372,6 +374,8 @@ public struct PortfolioDTO: Codable, Sendable, Hashable {
     public var leagueId: String?
     /// Set once the portfolio was closed (its player left the league): read-only.
     public var closedAt: Date?
+    /// Who sees it on the owner's profile: `private`, `public` (weights) or `full` (amounts too).
+    public var visibility: String?
 
     public init(id: String, name: String, period: Int, clock: ClockDTO, rules: RulesDTO, startingCash: String,
                 cash: String, marketValue: String, equity: String, realizedPnl: String, unrealizedPnl: String,

@@ -85,6 +85,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case optionNotCovered = "option_not_covered"
     case sharesCommitted = "shares_committed"
     case newOwnerNotMember = "new_owner_not_member"
+    case invalidImage = "invalid_image"
+    case notYourself = "not_yourself"
     // 429: slow down.
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
@@ -119,7 +121,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
              .outOfTheMoney, .invalidExpiration, .contractNotListed, .optionWritingNotAllowed, .optionNotCovered,
-             .sharesCommitted, .newOwnerNotMember: 422
+             .sharesCommitted, .newOwnerNotMember, .invalidImage, .notYourself: 422
         case .tooManyAttempts, .rateLimited, .tooManyConnections: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable, .shuttingDown: 503

@@ -35,10 +35,14 @@ public struct PortfolioRecord: Sendable, Hashable {
     public var leagueID: LeagueID?
     /// Set when the portfolio was closed (its player left the league): read-only from then on.
     public var closedAt: Date?
+    /// Who sees it on its owner's profile and in followers' feeds.
+    public var visibility: PortfolioVisibility
 
     public init(id: PortfolioID, ownerID: UserID, name: String, startingCash: Money, cash: Money, period: Int,
                 version: Int64, clock: PortfolioClock, replay: ReplayInfo? = nil, rules: PortfolioRules,
-                createdAt: Date, updatedAt: Date, leagueID: LeagueID? = nil, closedAt: Date? = nil) {
+                createdAt: Date, updatedAt: Date, leagueID: LeagueID? = nil, closedAt: Date? = nil,
+                visibility: PortfolioVisibility = .private) {
+        self.visibility = visibility
         self.leagueID = leagueID
         self.closedAt = closedAt
         self.id = id

@@ -79,7 +79,7 @@ public enum BullpenApp {
         let v1 = checked.grouped("api", "v1")
         for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
                                             AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes(), LeagueRoutes(),
-                                            OptionRoutes()] {
+                                            OptionRoutes(), SocialRoutes()] {
             try v1.register(collection: routes)
         }
         if let marketData {

@@ -52,6 +52,7 @@ extension PortfolioDTO {
             createdAt: portfolio.createdAt, updatedAt: portfolio.updatedAt)
         leagueId = portfolio.leagueID?.description
         closedAt = portfolio.closedAt
+        visibility = portfolio.visibility.rawValue
     }
 }
 

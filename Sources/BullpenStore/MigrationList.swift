@@ -10,5 +10,6 @@ extension Migrations {
         M0011_AddStandingsFeeds(),
         M0012_AddCarriedBasis(),
         M0013_AddThrottles(),
+        M0014_AddSocial(),
     ]
 }

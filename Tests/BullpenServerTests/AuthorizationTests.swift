@@ -42,6 +42,11 @@ struct AuthorizationTests {
         (.POST, "/api/v1/watchlists/{W}/symbols/MSFT", nil),
         (.DELETE, "/api/v1/watchlists/{W}/symbols/MSFT", nil),
         (.DELETE, "/api/v1/watchlists/{W}", nil),
+        (.GET, "/api/v1/me/blocks", nil),
+        (.PATCH, "/api/v1/me/profile", #"{"bio":"mine"}"#),
+        (.PUT, "/api/v1/me/avatar", nil),
+        (.DELETE, "/api/v1/me/avatar", nil),
+        (.GET, "/api/v1/feed", nil),
         // These end the caller's credentials: last.
         (.POST, "/api/v1/me/password", #"{"currentPassword":"wrong password!","newPassword":"another long passphrase"}"#),
         (.DELETE, "/api/v1/me", #"{"password":"wrong password!"}"#),
@@ -57,6 +62,20 @@ struct AuthorizationTests {
         (.GET, "/api/v1/assets/{symbol}/bars"), (.GET, "/api/v1/assets/{symbol}/logo.svg"), (.GET, "/api/v1/quotes"),
         (.GET, "/api/v1/benchmarks/{name}/bars"), (.GET, "/api/v1/stream"), (.GET, "/api/v1/replay/scenarios"),
         (.GET, "/api/v1/options/{symbol}/chain"), (.GET, "/api/v1/options/contracts/{contract}"),
+        (.GET, "/api/v1/users/{username}/avatar"),
+    ]
+
+    /// The routes about another player, `{U}`: each needs a token, and to a player `{U}` blocked,
+    /// `{U}` does not exist (404), except that anyone may block or unblock a player who exists.
+    static let socialRoutes: [(HTTPMethod, String, blockedSees: Int)] = [
+        (.GET, "/api/v1/users?search={U}", 200),   // an empty list
+        (.GET, "/api/v1/users/{U}", 404),
+        (.GET, "/api/v1/users/{U}/followers", 404),
+        (.GET, "/api/v1/users/{U}/following", 404),
+        (.PUT, "/api/v1/users/{U}/follow", 404),
+        (.DELETE, "/api/v1/users/{U}/follow", 404),
+        (.PUT, "/api/v1/users/{U}/block", 204),
+        (.DELETE, "/api/v1/users/{U}/block", 204),
     ]
 
     /// A route's `METHOD /path` with its parameters as `{...}` (their names not kept: a table row
@@ -80,6 +99,7 @@ struct AuthorizationTests {
             rows += LeagueAPITests.otherRoutes.map { Self.shape($0.0, $0.1) }
             rows += Self.userRoutes.map { Self.shape($0.0, $0.1) }
             rows += Self.publicRoutes.map { Self.shape($0.0, $0.1) }
+            rows += Self.socialRoutes.map { Self.shape($0.0, $0.1) }
             let registered = server.app.routes.all.map { route in
                 Self.shape(route.method, "/" + route.path.map { component in
                     if case .constant(let text) = component { text } else { "{}" }
@@ -113,6 +133,25 @@ struct AuthorizationTests {
                 let reply = try await server.send(method, path == "/api/v1/quotes" ? path + "?symbols=MSFT" : path)
                 #expect(reply.status != 401, "\(path): \(reply.status)")
             }
+        }
+    }
+
+    @Test func aPlayerBlockedSeesNothingOfTheBlockerAndNobodyWithoutAToken() async throws {
+        try await withServer { server in
+            let alice = try await server.register(), bob = try await server.register()
+            #expect(try await server.send(.PUT, "/api/v1/users/\(bob.username)/block", token: alice.accessToken).status == 204)
+            for (method, path, blockedSees) in Self.socialRoutes {
+                let concrete = path.replacingOccurrences(of: "{U}", with: alice.username)
+                let anonymous = try await server.send(method, concrete)
+                #expect(anonymous.status == 401, "\(method) \(path) without a token: \(anonymous.status)")
+                let blocked = try await server.send(method, concrete, token: bob.accessToken)
+                #expect(blocked.status == blockedSees, "\(method) \(path) by the blocked player: \(blocked.status) \(blocked.text)")
+                if method == .GET && blocked.status == 200 {
+                    #expect(try blocked.decode(UserList.self).users.isEmpty)
+                }
+            }
+            // The block toggled by Bob was his own; Alice's still stands.
+            #expect(try await server.send(.GET, "/api/v1/users/\(alice.username)", token: bob.accessToken).status == 404)
         }
     }
 

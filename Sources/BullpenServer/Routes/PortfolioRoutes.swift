@@ -68,9 +68,16 @@ struct PortfolioRoutes: RouteCollection {
         let caller = try await req.caller()
         let id = try req.portfolioID()
         let body = try req.decodeJSON(UpdatePortfolioRequest.self)
+        let visibility = try body.visibility.map { text in
+            guard let value = PortfolioVisibility(rawValue: text) else {
+                throw APIError.validation("visibility is private, public (holdings as weights) or full (amounts too).")
+            }
+            return value
+        }
         if let name = body.name {
             _ = try await req.bullpen.store.renamePortfolio(id, owner: caller.user, to: try Names.validate(name, of: "Portfolio"))
         }
+        if let visibility { try await req.bullpen.store.setVisibility(id, owner: caller.user, to: visibility) }
         return try jsonResponse(try await summary(id, req: req, owner: caller.user))
     }
 

@@ -47,16 +47,18 @@ export function onOffline(listener) { offline.add(listener); }
  * Calls the API. `body` is sent as JSON; `idempotencyKey` makes retries safe; `raw` returns the
  * Response itself. Throws ApiError with the server's code and message.
  */
-export async function api(path, { method = 'GET', body, idempotencyKey, raw = false, auth = true, retried = false, headers: extra = {} } = {}) {
+export async function api(path, { method = 'GET', body, blob, idempotencyKey, raw = false, auth = true, retried = false, headers: extra = {} } = {}) {
   const headers = { ...extra };
   const access = currentSession()?.access;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A file sent as it is (an avatar), with its own type.
+  if (blob !== undefined) headers['Content-Type'] = blob.type || 'application/octet-stream';
   if (auth && access) headers['Authorization'] = `Bearer ${access}`;
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let response;
   for (let attempt = 0; ; attempt++) {
     try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetch(path, { method, headers, body: blob ?? (body === undefined ? undefined : JSON.stringify(body)) });
       offline.forEach((listener) => listener(false));
       break;
     } catch (error) {
@@ -73,7 +75,7 @@ export async function api(path, { method = 'GET', body, idempotencyKey, raw = fa
   const renewable = !path.startsWith('/api/v1/auth/') || path === '/api/v1/auth/logout';
   if (response.status === 401 && auth && currentSession() && !retried && renewable) {
     await refreshTokens();
-    return api(path, { method, body, idempotencyKey, raw, auth, retried: true, headers: extra });
+    return api(path, { method, body, blob, idempotencyKey, raw, auth, retried: true, headers: extra });
   }
   if (raw && response.ok) return response;
   if (response.status === 204) return null;

@@ -19,6 +19,7 @@ const ROUTES = {
   profiles:  { load: () => import('/screens/profiles.js'), access: 'user', tab: 'profiles' },
   report:    { load: () => import('/screens/report.js'), access: 'user', tab: 'profiles' },
   leagues:   { load: () => import('/screens/leagues.js'), access: 'user', tab: 'leagues' },
+  people:    { load: () => import('/screens/people.js'), access: 'user', tab: 'people' },
   settings:  { load: () => import('/screens/settings.js'), access: 'user', tab: 'settings' },
   help:      { load: () => import('/screens/help.js'), access: 'any', tab: 'help' },
 };

@@ -52,6 +52,9 @@ struct PortfolioRow: Codable, Sendable {
     var replay: String?
     var leagueId: UUID?
     var closedAt: Date?
+    /// ``PortfolioVisibility``; set on every new row (optional only so that a query naming its
+    /// columns need not name it).
+    var visibility: String? = PortfolioVisibility.private.rawValue
 
     func record() throws -> PortfolioRecord {
         PortfolioRecord(
@@ -62,7 +65,8 @@ struct PortfolioRow: Codable, Sendable {
                 try StoreError.decoding("portfolios", id) { try JSONDecoder().decode(ReplayInfo.self, from: Data(text.utf8)) }
             },
             rules: try StoreError.decoding("portfolios", id) { try JSONDecoder().decode(PortfolioRules.self, from: Data(rules.utf8)) },
-            createdAt: createdAt, updatedAt: updatedAt, leagueID: leagueId.map(LeagueID.init), closedAt: closedAt)
+            createdAt: createdAt, updatedAt: updatedAt, leagueID: leagueId.map(LeagueID.init), closedAt: closedAt,
+            visibility: visibility.flatMap(PortfolioVisibility.init(rawValue:)) ?? .private)
     }
 
     static func encodeClock(_ clock: PortfolioClock) -> String {

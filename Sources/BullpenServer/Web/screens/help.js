@@ -1,7 +1,7 @@
 // Help (#/help): how buying, selling, charts and P&L work, how a replay of the past is played
-// (profiles, time, trading at a day's close, trends, the report), leagues, and options (calls and
-// puts with an example each, exercise and expiry, writing and assignment, time decay, how prices are modelled;
-// #/help/options opens there). Open to everyone.
+// (profiles, time, trading at a day's close, trends, the report), leagues, people (what others see,
+// following, blocking), and options (calls and puts with an example each, exercise and expiry,
+// writing and assignment, time decay, how prices are modelled; #/help/options opens there). Open to everyone.
 import { html } from '/html.js';
 import { view } from '/router.js';
 import { currentSession } from '/session.js';
@@ -27,6 +27,13 @@ const LEAGUE_TOPICS = [
   ['The standings', html`Players are ranked by <strong>return</strong>, by <strong>Sharpe ratio</strong>, by <strong>largest fall</strong> or <strong>against the S&amp;P 500</strong>; switch between them above the table. The Sharpe ratio compares your gains with how much your portfolio's value jumps around from day to day: steady gains score higher than the same gains reached through wild swings. Your own line is highlighted.`],
   ['Running a league', html`Tap <strong>Create a league</strong>, name it, choose the live market or a replay of the past and set the rules: each field says what it does. On the league's page you see its code (with <strong>Copy</strong>), can make a new code, move a replay's clock, remove a player, hand the league over, download the standings and trades, or delete it.`],
   ['Leaving', html`Tap <strong>Leave league</strong> on its page. Your league portfolio stays, read-only. The owner cannot leave: hand the league over to another player first, or delete it.`],
+];
+
+/** The people topics: [title, text]. */
+const PEOPLE_TOPICS = [
+  ['What others can see', html`Nothing of yours is shown unless you choose: your cash, orders and history stay private. On your profile (<strong>People</strong>, then <strong>My profile</strong>) you choose for each portfolio: <strong>Private</strong>, <strong>Public</strong> (its return, and each holding as a share of the whole, never amounts) or <strong>Public with amounts</strong> (how many shares, and what they are worth). Your username, display name, picture, the date you joined and the public leagues you play in are public.`],
+  ['Following and the feed', html`Find a player by the start of their username in <strong>People</strong>, open their profile and tap <strong>Follow</strong>. Your <strong>Feed</strong> then shows the trades they make in the portfolios they share, newest first, and the public leagues they join. If they make a portfolio private again, its trades leave your feed at once.`],
+  ['Blocking', html`On a player's profile, tap <strong>Block</strong>: you stop following each other, and neither of you sees the other's profile, trades or name in searches. Unblock them from your own profile.`],
 ];
 
 /** The option topics: [id, title, paragraphs]. The figures are examples, not prices from the market. */
@@ -57,6 +64,9 @@ export default function helpScreen({ params = [] } = {}) {
     <h2 id="league-help">Leagues: playing against others</h2>
     <p>A league is a game between players who all start with the same cash and rules. Open <a href="#/leagues">Leagues</a> to join or create one.</p>
     ${LEAGUE_TOPICS.map(([title, text]) => html`<div class="card gap-top"><h3 class="flush-top">${title}</h3><p>${text}</p></div>`)}
+    <h2 id="people-help">People: following and sharing</h2>
+    <p>Follow other players to learn from what they do. Open <a href="#/people">People</a> to find them.</p>
+    ${PEOPLE_TOPICS.map(([title, text]) => html`<div class="card gap-top"><h3 class="flush-top">${title}</h3><p>${text}</p></div>`)}
     <h2 id="options-help" tabindex="-1">Options: calls and puts</h2>
     <p>An option is a contract about 100 shares of a company: the right to buy them (a call) or to sell them (a put) at a set price until a set date. You can lose all you paid for it, but never more. Open a company's page and scroll to <strong>Options</strong>.</p>
     ${OPTION_TOPICS.map(([id, title, paragraphs]) => html`<div class="card gap-top" id="${id}"><h3 class="flush-top">${title}</h3>${paragraphs.map((text) => html`<p>${text}</p>`)}</div>`)}

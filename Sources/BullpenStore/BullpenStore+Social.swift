@@ -1,0 +1,248 @@
+import BullpenCore
+import FluentKit
+import FluentSQL
+import Foundation
+
+/// Profiles, follows, blocks, user search and the feed. Privacy is decided here, in the queries:
+/// a private portfolio is never read by anything that answers someone else, and a block hides
+/// each player from the other (profile, search, lists, feed) and ends their follows.
+extension BullpenStore {
+    public static let maxDisplayNameLength = 40
+    public static let maxBioLength = 280
+
+    // MARK: Profiles
+
+    private static let summaryColumns = #""u"."id", "u"."username", "u"."display_name", "a"."updated_at" AS "avatar_updated_at""#
+    private static let summaryJoin = #"LEFT JOIN "avatars" AS "a" ON "a"."user_id" = "u"."id""#
+
+    private static func summary(_ row: any SQLRow) throws -> UserSummary {
+        UserSummary(user: UserID(try row.decode(column: "id", as: UUID.self)), username: try row.decode(column: "username", as: String.self),
+                    displayName: try row.decodeNil(column: "display_name") ? nil : try row.decode(column: "display_name", as: String.self),
+                    avatarUpdatedAt: try row.decodeNil(column: "avatar_updated_at") ? nil : try row.decode(column: "avatar_updated_at", as: Date.self))
+    }
+
+    /// The profile of the account named `usernameKey` as `viewer` may see it: nil when there is
+    /// none, or when either has blocked the other.
+    public func profile(usernameKey: String, viewer: UserID) async throws -> ProfileRecord? {
+        let sql = try sql(db)
+        guard let row = try await sql.raw("""
+            SELECT \(unsafeRaw: Self.summaryColumns), "u"."bio", "u"."created_at",
+                   (SELECT COUNT(*) FROM "follows" WHERE "followee_id" = "u"."id") AS "followers",
+                   (SELECT COUNT(*) FROM "follows" WHERE "follower_id" = "u"."id") AS "following"
+            FROM "users" AS "u" \(unsafeRaw: Self.summaryJoin)
+            WHERE "u"."username_key" = \(bind: usernameKey)
+            """).first() else { return nil }
+        let summary = try Self.summary(row)
+        if try await blocked(between: summary.user, and: viewer) { return nil }
+        return ProfileRecord(user: summary.user, username: summary.username, displayName: summary.displayName,
+                             bio: try row.decodeNil(column: "bio") ? nil : try row.decode(column: "bio", as: String.self),
+                             joinedAt: try row.decode(column: "created_at", as: Date.self), avatarUpdatedAt: summary.avatarUpdatedAt,
+                             followers: try row.decode(column: "followers", as: Int.self), following: try row.decode(column: "following", as: Int.self))
+    }
+
+    /// Changes the display name and bio (a nil leaves it; an empty text clears it).
+    public func updateProfile(_ user: UserID, displayName: String?, bio: String?) async throws {
+        let update = try sql(db).update("users").where("id", .equal, user.uuid)
+        var changed = false
+        if let displayName { update.set("display_name", to: displayName.isEmpty ? nil : displayName); changed = true }
+        if let bio { update.set("bio", to: bio.isEmpty ? nil : bio); changed = true }
+        if changed { try await update.run() }
+    }
+
+    /// Stores (or replaces) the user's avatar image.
+    public func setAvatar(_ user: UserID, contentType: String, bytes: [UInt8]) async throws {
+        let now = time.now()
+        try await transaction { db in
+            try await self.sql(db).delete(from: "avatars").where("user_id", .equal, user.uuid).run()
+            try await self.sql(db).insert(into: "avatars").columns("user_id", "content_type", "bytes", "updated_at")
+                .values(SQLBind(user.uuid), SQLBind(contentType), SQLBind(Data(bytes)), SQLBind(now)).run()
+        }
+    }
+
+    public func deleteAvatar(_ user: UserID) async throws {
+        try await sql(db).delete(from: "avatars").where("user_id", .equal, user.uuid).run()
+    }
+
+    /// The uploaded avatar of `user`, if any.
+    public func avatar(_ user: UserID) async throws -> (contentType: String, bytes: Data, updatedAt: Date)? {
+        guard let row = try await sql(db).select().column("content_type").column("bytes").column("updated_at").from("avatars")
+            .where("user_id", .equal, user.uuid).first() else { return nil }
+        return (try row.decode(column: "content_type", as: String.self), try row.decode(column: "bytes", as: Data.self),
+                try row.decode(column: "updated_at", as: Date.self))
+    }
+
+    /// The portfolios `owner` made public, oldest first.
+    public func publicPortfolios(owner: UserID) async throws -> [PortfolioRecord] {
+        try await sql(db).select().column("*").from("portfolios").where("user_id", .equal, owner.uuid)
+            .where("visibility", .in, [PortfolioVisibility.public.rawValue, PortfolioVisibility.full.rawValue])
+            .where("closed_at", .is, SQLLiteral.null)
+            .orderBy("created_at").all(decoding: PortfolioRow.self, with: Self.rowDecoder).map { try $0.record() }
+    }
+
+    /// Sets who sees a portfolio of `owner`'s.
+    /// A change of the record, like a rename: its version moves and the ledger's copy is dropped.
+    public func setVisibility(_ id: PortfolioID, owner: UserID, to visibility: PortfolioVisibility) async throws {
+        try await transaction { db in
+            _ = try await self.portfolioRow(id, owner: owner, on: db)
+            try await self.sql(db).update("portfolios").set("visibility", to: visibility.rawValue)
+                .set("updated_at", to: self.time.now()).set("version", to: SQLRaw("version + 1"))
+                .where("id", .equal, id.uuid).run()
+        }
+        await ledger.drop(id)
+        await ledger.dropOwner(owner)
+    }
+
+    // MARK: Search
+
+    /// Players whose username starts with `prefix` (any letter case), by name, that `viewer`
+    /// may see (neither has blocked the other), `limit` from `offset`.
+    public func searchUsers(prefix: String, viewer: UserID, offset: Int, limit: Int) async throws -> [UserSummary] {
+        let pattern = prefix.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try await sql(db).raw("""
+            SELECT \(unsafeRaw: Self.summaryColumns) FROM "users" AS "u" \(unsafeRaw: Self.summaryJoin)
+            WHERE "u"."username_key" LIKE \(bind: pattern) ESCAPE '\\'
+              AND NOT EXISTS (SELECT 1 FROM "blocks" AS "b" WHERE ("b"."blocker_id" = "u"."id" AND "b"."blocked_id" = \(bind: viewer.uuid))
+                                                           OR ("b"."blocker_id" = \(bind: viewer.uuid) AND "b"."blocked_id" = "u"."id"))
+            ORDER BY "u"."username_key" LIMIT \(bind: limit) OFFSET \(bind: offset)
+            """).all().map(Self.summary)
+    }
+
+    // MARK: Follows and blocks
+
+    /// Whether either of the two has blocked the other.
+    public func blocked(between one: UserID, and other: UserID) async throws -> Bool {
+        guard one != other else { return false }
+        return try await sql(db).raw("""
+            SELECT 1 AS "found" FROM "blocks" WHERE ("blocker_id" = \(bind: one.uuid) AND "blocked_id" = \(bind: other.uuid))
+                                                 OR ("blocker_id" = \(bind: other.uuid) AND "blocked_id" = \(bind: one.uuid))
+            """).first() != nil
+    }
+
+    /// `follower` follows `followee` (following twice changes nothing). The caller has checked
+    /// that neither blocked the other.
+    public func follow(_ followee: UserID, by follower: UserID) async throws {
+        do {
+            try await sql(db).insert(into: "follows").columns("follower_id", "followee_id", "created_at")
+                .values(SQLBind(follower.uuid), SQLBind(followee.uuid), SQLBind(time.now())).run()
+        } catch where Self.isConstraintFailure(error) {
+            // Already following.
+        }
+    }
+
+    public func unfollow(_ followee: UserID, by follower: UserID) async throws {
+        try await sql(db).delete(from: "follows").where("follower_id", .equal, follower.uuid).where("followee_id", .equal, followee.uuid).run()
+    }
+
+    public func isFollowing(_ followee: UserID, by follower: UserID) async throws -> Bool {
+        try await sql(db).select().column("follower_id").from("follows").where("follower_id", .equal, follower.uuid)
+            .where("followee_id", .equal, followee.uuid).first() != nil
+    }
+
+    /// `blocker` blocks `blocked`: each stops following the other.
+    public func block(_ blocked: UserID, by blocker: UserID) async throws {
+        let now = time.now()
+        try await transaction { db in
+            let sql = self.sql(db)
+            try await sql.raw("""
+                DELETE FROM "follows" WHERE ("follower_id" = \(bind: blocker.uuid) AND "followee_id" = \(bind: blocked.uuid))
+                                         OR ("follower_id" = \(bind: blocked.uuid) AND "followee_id" = \(bind: blocker.uuid))
+                """).run()
+            let exists = try await sql.select().column("blocker_id").from("blocks").where("blocker_id", .equal, blocker.uuid)
+                .where("blocked_id", .equal, blocked.uuid).first() != nil
+            if !exists {
+                try await sql.insert(into: "blocks").columns("blocker_id", "blocked_id", "created_at")
+                    .values(SQLBind(blocker.uuid), SQLBind(blocked.uuid), SQLBind(now)).run()
+            }
+        }
+    }
+
+    public func unblock(_ blocked: UserID, by blocker: UserID) async throws {
+        try await sql(db).delete(from: "blocks").where("blocker_id", .equal, blocker.uuid).where("blocked_id", .equal, blocked.uuid).run()
+    }
+
+    /// The players `user` blocked, by name.
+    public func blockedUsers(by user: UserID) async throws -> [UserSummary] {
+        try await sql(db).raw("""
+            SELECT \(unsafeRaw: Self.summaryColumns) FROM "blocks" AS "b" JOIN "users" AS "u" ON "u"."id" = "b"."blocked_id"
+            \(unsafeRaw: Self.summaryJoin) WHERE "b"."blocker_id" = \(bind: user.uuid) ORDER BY "u"."username_key"
+            """).all().map(Self.summary)
+    }
+
+    /// Who follows `user` (`followers`) or whom `user` follows, newest first, that `viewer` may
+    /// see, `limit` from `offset`.
+    public func follows(of user: UserID, followers: Bool, viewer: UserID, offset: Int, limit: Int) async throws -> [UserSummary] {
+        let (mine, theirs) = followers ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
+        return try await sql(db).raw("""
+            SELECT \(unsafeRaw: Self.summaryColumns) FROM "follows" AS "f" JOIN "users" AS "u" ON "u"."id" = "f".\(ident: theirs)
+            \(unsafeRaw: Self.summaryJoin)
+            WHERE "f".\(ident: mine) = \(bind: user.uuid)
+              AND NOT EXISTS (SELECT 1 FROM "blocks" AS "b" WHERE ("b"."blocker_id" = "u"."id" AND "b"."blocked_id" = \(bind: viewer.uuid))
+                                                           OR ("b"."blocker_id" = \(bind: viewer.uuid) AND "b"."blocked_id" = "u"."id"))
+            ORDER BY "f"."created_at" DESC, "u"."username_key" LIMIT \(bind: limit) OFFSET \(bind: offset)
+            """).all().map(Self.summary)
+    }
+
+    // MARK: The feed
+
+    /// What the players `viewer` follows made public, newest first, before `before` (a feed
+    /// page's cursor: the last event's time and id), at most `limit`: fills in their public
+    /// portfolios and their joining public leagues.
+    ///
+    /// Fan-out on read: each source is read by index (`follows_follower`, then each followee's
+    /// public portfolios by `portfolios_owner_visibility` and their fills by
+    /// `fills_portfolio_created`; league members by user), newest first, `limit` rows at most
+    /// from each, and merged. Nothing is written per follower when a player trades, and a
+    /// portfolio made private leaves every feed at once.
+    public func feed(for viewer: UserID, before: (at: Date, id: String)?, limit: Int) async throws -> [FeedEvent] {
+        let sql = try sql(db)
+        let cutoff = before?.at ?? Date.distantFuture
+        let trades = try await sql.raw("""
+            SELECT "fl"."id" AS "fill_id", "fl"."symbol", "fl"."side", "fl"."quantity", "fl"."price_ticks", "fl"."created_at" AS "at",
+                   "p"."id" AS "portfolio_id", "p"."name" AS "portfolio_name", "p"."visibility",
+                   \(unsafeRaw: Self.summaryColumns)
+            FROM "follows" AS "f"
+            JOIN "portfolios" AS "p" ON "p"."user_id" = "f"."followee_id" AND "p"."visibility" IN ('public', 'full')
+            JOIN "fills" AS "fl" ON "fl"."portfolio_id" = "p"."id"
+            JOIN "users" AS "u" ON "u"."id" = "f"."followee_id"
+            \(unsafeRaw: Self.summaryJoin)
+            WHERE "f"."follower_id" = \(bind: viewer.uuid) AND "fl"."created_at" <= \(bind: cutoff)
+            ORDER BY "fl"."created_at" DESC, "fl"."id" DESC LIMIT \(bind: limit + 1)
+            """).all()
+        let joins = try await sql.raw("""
+            SELECT "l"."id" AS "league_id", "l"."name" AS "league_name", "m"."joined_at" AS "at", \(unsafeRaw: Self.summaryColumns)
+            FROM "follows" AS "f"
+            JOIN "league_members" AS "m" ON "m"."user_id" = "f"."followee_id" AND "m"."status" = 'active'
+            JOIN "leagues" AS "l" ON "l"."id" = "m"."league_id" AND "l"."visibility" = 'public' AND "l"."deleted_at" IS NULL
+            JOIN "users" AS "u" ON "u"."id" = "f"."followee_id"
+            \(unsafeRaw: Self.summaryJoin)
+            WHERE "f"."follower_id" = \(bind: viewer.uuid) AND "m"."joined_at" <= \(bind: cutoff)
+            ORDER BY "m"."joined_at" DESC LIMIT \(bind: limit + 1)
+            """).all()
+        var events: [FeedEvent] = []
+        for row in trades {
+            let fill = try row.decode(column: "fill_id", as: UUID.self)
+            let full = try row.decode(column: "visibility", as: String.self) == PortfolioVisibility.full.rawValue
+            let side = try row.decode(column: "side", as: String.self), symbol = try row.decode(column: "symbol", as: String.self)
+            events.append(FeedEvent(
+                id: "trade:\(fill.uuidString.lowercased())", actor: try Self.summary(row), at: try row.decode(column: "at", as: Date.self),
+                kind: .trade(portfolio: PortfolioID(try row.decode(column: "portfolio_id", as: UUID.self)),
+                             portfolioName: try row.decode(column: "portfolio_name", as: String.self),
+                             symbol: try StoreError.decoding("fills", fill) { Symbol(symbol) },
+                             side: try StoreError.decoding("fills", fill) { OrderSide(rawValue: side) },
+                             quantity: full ? try row.decode(column: "quantity", as: Int64.self) : nil,
+                             price: Price(ticks: try row.decode(column: "price_ticks", as: Int64.self)))))
+        }
+        for row in joins {
+            let league = try row.decode(column: "league_id", as: UUID.self)
+            let actor = try Self.summary(row)
+            events.append(FeedEvent(id: "league:\(league.uuidString.lowercased()):\(actor.user.uuid.uuidString.lowercased())", actor: actor,
+                                    at: try row.decode(column: "at", as: Date.self),
+                                    kind: .leagueJoined(league: LeagueID(league), name: try row.decode(column: "league_name", as: String.self))))
+        }
+        // Newest first; ties by id, descending, so that a page boundary falls between two events.
+        events.sort { ($0.at, $0.id) > ($1.at, $1.id) }
+        if let before { events.removeAll { ($0.at, $0.id) >= (before.at, before.id) } }
+        return Array(events.prefix(limit))
+    }
+}
