@@ -125,8 +125,12 @@ public struct FeedItemDTO: Codable, Sendable, Hashable {
         /// Only when the portfolio shows amounts.
         public var quantity: Int64?
         public var price: String
+        /// A replay's trade: the past session whose price it got.
+        public var replayDate: String?
 
-        public init(portfolioId: String, portfolioName: String, symbol: String, side: String, quantity: Int64?, price: String) {
+        public init(portfolioId: String, portfolioName: String, symbol: String, side: String, quantity: Int64?, price: String,
+                    replayDate: String? = nil) {
+            self.replayDate = replayDate
             self.portfolioId = portfolioId
             self.portfolioName = portfolioName
             self.symbol = symbol

@@ -27,8 +27,8 @@ extension BullpenStore {
         let sql = try sql(db)
         guard let row = try await sql.raw("""
             SELECT \(unsafeRaw: Self.summaryColumns), "u"."bio", "u"."created_at",
-                   (SELECT COUNT(*) FROM "follows" WHERE "followee_id" = "u"."id") AS "followers",
-                   (SELECT COUNT(*) FROM "follows" WHERE "follower_id" = "u"."id") AS "following"
+                   (SELECT COUNT(*) FROM "follows" AS "f" WHERE "f"."followee_id" = "u"."id" AND \(Self.hiddenFrom(viewer, other: #""f"."follower_id""#))) AS "followers",
+                   (SELECT COUNT(*) FROM "follows" AS "f" WHERE "f"."follower_id" = "u"."id" AND \(Self.hiddenFrom(viewer, other: #""f"."followee_id""#))) AS "following"
             FROM "users" AS "u" \(unsafeRaw: Self.summaryJoin)
             WHERE "u"."username_key" = \(bind: usernameKey)
             """).first() else { return nil }
@@ -52,7 +52,8 @@ extension BullpenStore {
     /// Stores (or replaces) the user's avatar image.
     public func setAvatar(_ user: UserID, contentType: String, bytes: [UInt8]) async throws {
         let now = time.now()
-        try await transaction { db in
+        // Two uploads at once: the loser's insert meets the winner's row and starts over, replacing it.
+        try await transaction(retryConstraintFailures: true) { db in
             try await self.sql(db).delete(from: "avatars").where("user_id", .equal, user.uuid).run()
             try await self.sql(db).insert(into: "avatars").columns("user_id", "content_type", "bytes", "updated_at")
                 .values(SQLBind(user.uuid), SQLBind(contentType), SQLBind(Data(bytes)), SQLBind(now)).run()
@@ -75,7 +76,7 @@ extension BullpenStore {
     public func publicPortfolios(owner: UserID) async throws -> [PortfolioRecord] {
         try await sql(db).select().column("*").from("portfolios").where("user_id", .equal, owner.uuid)
             .where("visibility", .in, [PortfolioVisibility.public.rawValue, PortfolioVisibility.full.rawValue])
-            .where("closed_at", .is, SQLLiteral.null)
+            .where("closed_at", .is, SQLLiteral.null).where("league_id", .is, SQLLiteral.null)
             .orderBy("created_at").all(decoding: PortfolioRow.self, with: Self.rowDecoder).map { try $0.record() }
     }
 
@@ -83,7 +84,10 @@ extension BullpenStore {
     /// A change of the record, like a rename: its version moves and the ledger's copy is dropped.
     public func setVisibility(_ id: PortfolioID, owner: UserID, to visibility: PortfolioVisibility) async throws {
         try await transaction { db in
-            _ = try await self.portfolioRow(id, owner: owner, on: db)
+            let row = try await self.portfolioRow(id, owner: owner, on: db)
+            // A league portfolio is the league's: named after it, under its rules on what
+            // members see of each other. It stays private.
+            if row.leagueId != nil && visibility != .private { throw StoreError.leaguePortfolio }
             try await self.sql(db).update("portfolios").set("visibility", to: visibility.rawValue)
                 .set("updated_at", to: self.time.now()).set("version", to: SQLRaw("version + 1"))
                 .where("id", .equal, id.uuid).run()
@@ -110,6 +114,15 @@ extension BullpenStore {
 
     // MARK: Follows and blocks
 
+    /// A condition: neither `viewer` nor the player in column `other` blocked the other (what the
+    /// viewer sees of lists and counts).
+    static func hiddenFrom(_ viewer: UserID, other: String) -> SQLQueryString {
+        """
+        NOT EXISTS (SELECT 1 FROM "blocks" AS "bv" WHERE ("bv"."blocker_id" = \(unsafeRaw: other) AND "bv"."blocked_id" = \(bind: viewer.uuid))
+                                                     OR ("bv"."blocker_id" = \(bind: viewer.uuid) AND "bv"."blocked_id" = \(unsafeRaw: other)))
+        """
+    }
+
     /// Whether either of the two has blocked the other.
     public func blocked(between one: UserID, and other: UserID) async throws -> Bool {
         guard one != other else { return false }
@@ -123,8 +136,13 @@ extension BullpenStore {
     /// that neither blocked the other.
     public func follow(_ followee: UserID, by follower: UserID) async throws {
         do {
-            try await sql(db).insert(into: "follows").columns("follower_id", "followee_id", "created_at")
-                .values(SQLBind(follower.uuid), SQLBind(followee.uuid), SQLBind(time.now())).run()
+            // In one statement with the check: a block committed meanwhile leaves no follow behind.
+            try await sql(db).raw("""
+                INSERT INTO "follows" ("follower_id", "followee_id", "created_at")
+                SELECT \(bind: follower.uuid), \(bind: followee.uuid), \(bind: time.now())
+                WHERE NOT EXISTS (SELECT 1 FROM "blocks" WHERE ("blocker_id" = \(bind: follower.uuid) AND "blocked_id" = \(bind: followee.uuid))
+                                                         OR ("blocker_id" = \(bind: followee.uuid) AND "blocked_id" = \(bind: follower.uuid)))
+                """).run()
         } catch where Self.isConstraintFailure(error) {
             // Already following.
         }
@@ -142,7 +160,8 @@ extension BullpenStore {
     /// `blocker` blocks `blocked`: each stops following the other.
     public func block(_ blocked: UserID, by blocker: UserID) async throws {
         let now = time.now()
-        try await transaction { db in
+        // Two blocks at once: the second starts over and finds the first's row.
+        try await transaction(retryConstraintFailures: true) { db in
             let sql = self.sql(db)
             try await sql.raw("""
                 DELETE FROM "follows" WHERE ("follower_id" = \(bind: blocker.uuid) AND "followee_id" = \(bind: blocked.uuid))
@@ -185,29 +204,67 @@ extension BullpenStore {
 
     // MARK: The feed
 
-    /// What the players `viewer` follows made public, newest first, before `before` (a feed
-    /// page's cursor: the last event's time and id), at most `limit`: fills in their public
-    /// portfolios and their joining public leagues.
+    /// Where a feed page ends: the last event's id, and its time as the client got it (used
+    /// only if that event is gone, e.g. its portfolio deleted).
+    public struct FeedPosition: Sendable, Hashable {
+        public var id: String
+        public var at: Date
+        public init(id: String, at: Date) { self.id = id; self.at = at }
+    }
+
+    /// What the players `viewer` follows made public, newest first, after `position` (the last
+    /// event of the previous page), at most `limit`: fills in their public portfolios (not league
+    /// portfolios) and their joining public leagues. Events are ordered by time, then id
+    /// (`trade:<fill>` after `league:<league>:<user>` at one time); each query continues exactly
+    /// after the anchor event's stored time and id, so a page never repeats or skips an event,
+    /// however many share a time (a batch writes its fills at one time).
     ///
-    /// Fan-out on read: each source is read by index (`follows_follower`, then each followee's
-    /// public portfolios by `portfolios_owner_visibility` and their fills by
-    /// `fills_portfolio_created`; league members by user), newest first, `limit` rows at most
-    /// from each, and merged. Nothing is written per follower when a player trades, and a
-    /// portfolio made private leaves every feed at once.
-    public func feed(for viewer: UserID, before: (at: Date, id: String)?, limit: Int) async throws -> [FeedEvent] {
+    /// Fan-out on read: each source is read by index (`follows_follower`, each followee's public
+    /// portfolios by `portfolios_owner_visibility` and their fills by `fills_portfolio_created`;
+    /// league members by user), newest first, `limit` rows at most from each, and merged. Nothing
+    /// is written per follower when a player trades, and a portfolio made private (or a block)
+    /// takes its events out of every feed at once.
+    public func feed(for viewer: UserID, after position: FeedPosition?, limit: Int) async throws -> [FeedEvent] {
         let sql = try sql(db)
-        let cutoff = before?.at ?? Date.distantFuture
+        // The anchor's stored time: a fill's or a membership's, else the time the client sent.
+        var anchorTime: SQLQueryString = "NULL"
+        var tradeAfter: SQLQueryString = "1 = 1", joinAfter: SQLQueryString = "1 = 1"
+        if let position {
+            let parts = position.id.split(separator: ":").map(String.init)
+            if parts.count == 2, parts[0] == "trade", let fill = UUID(uuidString: parts[1]) {
+                anchorTime = #"COALESCE((SELECT "created_at" FROM "fills" WHERE "id" = \#(bind: fill)), \#(bind: position.at))"#
+                tradeAfter = #"("fl"."created_at" < \#(anchorTime) OR ("fl"."created_at" = \#(anchorTime) AND "fl"."id" < \#(bind: fill)))"#
+                joinAfter = #""m"."joined_at" <= \#(anchorTime)"#
+            } else if parts.count == 3, parts[0] == "league", let league = UUID(uuidString: parts[1]), let user = UUID(uuidString: parts[2]) {
+                anchorTime = #"""
+                    COALESCE((SELECT "joined_at" FROM "league_members" WHERE "league_id" = \#(bind: league) AND "user_id" = \#(bind: user)),
+                             \#(bind: position.at))
+                    """#
+                tradeAfter = #""fl"."created_at" < \#(anchorTime)"#
+                joinAfter = #"""
+                    ("m"."joined_at" < \#(anchorTime) OR ("m"."joined_at" = \#(anchorTime)
+                     AND ("m"."league_id" < \#(bind: league) OR ("m"."league_id" = \#(bind: league) AND "m"."user_id" < \#(bind: user)))))
+                    """#
+            } else {
+                throw StoreError.invalidCursor
+            }
+        }
+        let notBlocked: SQLQueryString = #"""
+            NOT EXISTS (SELECT 1 FROM "blocks" AS "b" WHERE ("b"."blocker_id" = "f"."followee_id" AND "b"."blocked_id" = "f"."follower_id")
+                                                         OR ("b"."blocker_id" = "f"."follower_id" AND "b"."blocked_id" = "f"."followee_id"))
+            """#
         let trades = try await sql.raw("""
-            SELECT "fl"."id" AS "fill_id", "fl"."symbol", "fl"."side", "fl"."quantity", "fl"."price_ticks", "fl"."created_at" AS "at",
-                   "p"."id" AS "portfolio_id", "p"."name" AS "portfolio_name", "p"."visibility",
+            SELECT "fl"."id" AS "fill_id", "fl"."symbol", "fl"."side", "fl"."quantity", "fl"."price_ticks", "fl"."price_as_of",
+                   "fl"."created_at" AS "at", "p"."id" AS "portfolio_id", "p"."name" AS "portfolio_name", "p"."visibility", "p"."clock",
                    \(unsafeRaw: Self.summaryColumns)
             FROM "follows" AS "f"
             JOIN "portfolios" AS "p" ON "p"."user_id" = "f"."followee_id" AND "p"."visibility" IN ('public', 'full')
+                                     AND "p"."league_id" IS NULL AND "p"."closed_at" IS NULL
             JOIN "fills" AS "fl" ON "fl"."portfolio_id" = "p"."id"
             JOIN "users" AS "u" ON "u"."id" = "f"."followee_id"
             \(unsafeRaw: Self.summaryJoin)
-            WHERE "f"."follower_id" = \(bind: viewer.uuid) AND "fl"."created_at" <= \(bind: cutoff)
-            ORDER BY "fl"."created_at" DESC, "fl"."id" DESC LIMIT \(bind: limit + 1)
+            WHERE "f"."follower_id" = \(bind: viewer.uuid) AND \(tradeAfter) AND \(notBlocked)
+            ORDER BY "fl"."created_at" DESC, "fl"."id" DESC LIMIT \(bind: limit)
             """).all()
         let joins = try await sql.raw("""
             SELECT "l"."id" AS "league_id", "l"."name" AS "league_name", "m"."joined_at" AS "at", \(unsafeRaw: Self.summaryColumns)
@@ -216,14 +273,16 @@ extension BullpenStore {
             JOIN "leagues" AS "l" ON "l"."id" = "m"."league_id" AND "l"."visibility" = 'public' AND "l"."deleted_at" IS NULL
             JOIN "users" AS "u" ON "u"."id" = "f"."followee_id"
             \(unsafeRaw: Self.summaryJoin)
-            WHERE "f"."follower_id" = \(bind: viewer.uuid) AND "m"."joined_at" <= \(bind: cutoff)
-            ORDER BY "m"."joined_at" DESC LIMIT \(bind: limit + 1)
+            WHERE "f"."follower_id" = \(bind: viewer.uuid) AND \(joinAfter) AND \(notBlocked)
+            ORDER BY "m"."joined_at" DESC, "m"."league_id" DESC, "m"."user_id" DESC LIMIT \(bind: limit)
             """).all()
         var events: [FeedEvent] = []
         for row in trades {
             let fill = try row.decode(column: "fill_id", as: UUID.self)
             let full = try row.decode(column: "visibility", as: String.self) == PortfolioVisibility.full.rawValue
             let side = try row.decode(column: "side", as: String.self), symbol = try row.decode(column: "symbol", as: String.self)
+            let replay = try row.decode(column: "clock", as: String.self) != "live"
+            let priced = try row.decodeNil(column: "price_as_of") ? nil : try row.decode(column: "price_as_of", as: Date.self)
             events.append(FeedEvent(
                 id: "trade:\(fill.uuidString.lowercased())", actor: try Self.summary(row), at: try row.decode(column: "at", as: Date.self),
                 kind: .trade(portfolio: PortfolioID(try row.decode(column: "portfolio_id", as: UUID.self)),
@@ -231,7 +290,8 @@ extension BullpenStore {
                              symbol: try StoreError.decoding("fills", fill) { Symbol(symbol) },
                              side: try StoreError.decoding("fills", fill) { OrderSide(rawValue: side) },
                              quantity: full ? try row.decode(column: "quantity", as: Int64.self) : nil,
-                             price: Price(ticks: try row.decode(column: "price_ticks", as: Int64.self)))))
+                             price: Price(ticks: try row.decode(column: "price_ticks", as: Int64.self)),
+                             replayDate: replay ? priced.map(SessionDate.init) : nil)))
         }
         for row in joins {
             let league = try row.decode(column: "league_id", as: UUID.self)
@@ -240,9 +300,8 @@ extension BullpenStore {
                                     at: try row.decode(column: "at", as: Date.self),
                                     kind: .leagueJoined(league: LeagueID(league), name: try row.decode(column: "league_name", as: String.self))))
         }
-        // Newest first; ties by id, descending, so that a page boundary falls between two events.
+        // Newest first; at one time by id, descending, as each query ordered its own.
         events.sort { ($0.at, $0.id) > ($1.at, $1.id) }
-        if let before { events.removeAll { ($0.at, $0.id) >= (before.at, before.id) } }
         return Array(events.prefix(limit))
     }
 }

@@ -111,7 +111,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .notLeagueOwner: "Only the league's owner can do this."
         case .invalidJoinCode: "No league has this code. Codes are 8 letters and digits; ask the owner for a new one if it was regenerated."
         case .leagueClock: "This portfolio plays on its league's clock: only the league's owner (or its schedule) moves it."
-        case .leaguePortfolio: "A league portfolio cannot be reset or deleted: leave the league instead, and it is kept read-only."
+        case .leaguePortfolio: "A league portfolio belongs to its league: it cannot be reset, deleted or shared; leave the league instead, and it is kept read-only."
         case .leagueOver: "The league has ended: its standings are final."
         case .notMember: "That player is not a member of this league."
         case .nulInText: "Text may not contain the NUL character (U+0000)."

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BullpenAPI
 import BullpenCore
 import BullpenStore
+import BullpenTestSupport
 @testable import BullpenServer
 import Foundation
 import NIOCore
@@ -171,6 +172,36 @@ struct SocialAPITests {
             #expect(try await server.profile(carol, alice.username).decode(ProfileDTO.self).followers == 1)
             let me = try await server.send(.PUT, "/api/v1/users/\(bob.username)/follow", token: bob.accessToken)
             #expect(me.status == 422 && me.errorCode == "not_yourself")
+        }
+    }
+
+    /// Many events at one time (a batch writes its fills at one time; here the clock stands still,
+    /// at a time with a fraction of a second) are paged without a repeat or a gap; a league
+    /// portfolio, the league's, cannot be shared.
+    @Test func eventsAtOneTimeArePagedExactly() async throws {
+        try await withServer(time: FixedTimeSource(Date(timeIntervalSince1970: 1_790_000_000.123457))) { server in
+            let alice = try await server.register(), bob = try await server.register()
+            #expect(try await server.send(.PUT, "/api/v1/users/\(alice.username)/follow", token: bob.accessToken).status == 204)
+            try await server.setVisibility(alice, "public")
+            for _ in 0..<7 { #expect(try await server.order(alice, "buy", 1, "ACME").status == 201) }
+            let league = try await server.createLeague(alice, #"{"name":"Same Time League","visibility":"public"}"#)
+            let all = try await server.feed(bob, query: "?limit=100").items
+            // (The join's time is stored by another path, to another precision: it may not tie with the fills'.)
+            #expect(all.count == 8 && Set(all.filter { $0.kind == "trade" }.map(\.at)).count == 1)
+            #expect(all.filter { $0.kind == "trade" }.count == 7 && all.filter { $0.kind == "league_joined" }.count == 1)
+            for size in [1, 2, 3] {
+                var paged: [String] = [], cursor: String?
+                repeat {
+                    let page = try await server.feed(bob, query: "?limit=\(size)" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                    paged += page.items.map(\.id)
+                    cursor = page.nextCursor
+                } while cursor != nil
+                #expect(paged == all.map(\.id), "pages of \(size)")
+            }
+            let shared = try await server.send(.PATCH, "/api/v1/portfolios/\(try #require(league.myPortfolioId))", token: alice.accessToken,
+                                               json: UpdatePortfolioRequest(visibility: "public"))
+            #expect(shared.status == 409 && shared.errorCode == "league_portfolio", "\(shared.text)")
+            #expect(try await server.profile(bob, alice.username).decode(ProfileDTO.self).portfolios.count == 1)
         }
     }
 

@@ -156,13 +156,13 @@ struct SocialRoutes: RouteCollection {
     @Sendable func feed(req: Request) async throws -> Response {
         let caller = try await req.caller()
         let limit = min(try req.pageLimit(), Self.maxPageSize)
-        let before = try req.pageCursor.map { cursor in
+        let after = try req.pageCursor.map { cursor in
             guard let position = FeedCursor.decode(cursor) else { throw APIError.invalidCursor }
             return position
         }
-        let events = try await req.bullpen.store.feed(for: caller.user, before: before, limit: limit + 1)
+        let events = try await req.bullpen.store.feed(for: caller.user, after: after, limit: limit + 1)
         let page = Array(events.prefix(limit))
-        let next = events.count > limit ? page.last.map { FeedCursor.encode(at: $0.at, id: $0.id) } : nil
+        let next = events.count > limit ? page.last.map { FeedCursor.encode(BullpenStore.FeedPosition(id: $0.id, at: $0.at)) } : nil
         return try jsonResponse(FeedPage(items: page.map(FeedItemDTO.init), nextCursor: next))
     }
 
@@ -240,14 +240,16 @@ struct SocialRoutes: RouteCollection {
     }
 }
 
-/// A feed page's position: the last event's time (exactly, as stored) and id.
+/// A feed page's position: the last event's id (the store continues after its stored time and
+/// id) and its time, used only if that event is gone.
 enum FeedCursor {
-    static func encode(at: Date, id: String) -> String {
-        Data("f1:\(String(at.timeIntervalSince1970.bitPattern, radix: 16)):\(id)".utf8).base64EncodedString()
+    static func encode(_ position: BullpenStore.FeedPosition) -> String {
+        let (at, id) = (position.at, position.id)
+        return Data("f1:\(String(at.timeIntervalSince1970.bitPattern, radix: 16)):\(id)".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode(_ cursor: String) -> (at: Date, id: String)? {
+    static func decode(_ cursor: String) -> BullpenStore.FeedPosition? {
         var text = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while text.count % 4 != 0 { text += "=" }
         guard let data = Data(base64Encoded: text), let plain = String(data: data, encoding: .utf8) else { return nil }
@@ -255,7 +257,7 @@ enum FeedCursor {
         guard parts.count == 3, parts[0] == "f1", let bits = UInt64(parts[1], radix: 16), !parts[2].isEmpty else { return nil }
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
-        return (Date(timeIntervalSince1970: seconds), parts[2])
+        return BullpenStore.FeedPosition(id: parts[2], at: Date(timeIntervalSince1970: seconds))
     }
 }
 
@@ -295,10 +297,10 @@ extension PublicPortfolioDTO {
 extension FeedItemDTO {
     init(_ event: FeedEvent) {
         switch event.kind {
-        case let .trade(portfolio, name, symbol, side, quantity, price):
+        case let .trade(portfolio, name, symbol, side, quantity, price, replayDate):
             self.init(id: event.id, kind: "trade", at: event.at, user: UserSummaryDTO(event.actor),
                       trade: Trade(portfolioId: portfolio.description, portfolioName: name, symbol: symbol.rawValue, side: side.rawValue,
-                                   quantity: quantity, price: price.perShare(of: symbol).decimalString))
+                                   quantity: quantity, price: price.perShare(of: symbol).decimalString, replayDate: replayDate?.description))
         case let .leagueJoined(league, name):
             self.init(id: event.id, kind: "league_joined", at: event.at, user: UserSummaryDTO(event.actor),
                       league: ProfileLeagueDTO(id: league.description, name: name))

@@ -32,7 +32,7 @@ function feedItem(item) {
     const t = item.trade;
     const verb = t.side === 'buy' ? 'bought' : 'sold';
     what = html`${verb} ${t.quantity != null ? html`${formatNumber(t.quantity)} ` : ''}<strong>${t.symbol}</strong>
-      at ${formatPrice(t.price)} in <em>${t.portfolioName}</em>`;
+      at ${formatPrice(t.price)}${t.replayDate ? html`, the close of ${formatDate(t.replayDate)} in a replay,` : ''} in <em>${t.portfolioName}</em>`;
   } else {
     what = html`joined the league <a href="#/leagues/${item.league.id}">${item.league.name}</a>`;
   }
