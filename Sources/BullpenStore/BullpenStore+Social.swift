@@ -27,8 +27,8 @@ extension BullpenStore {
         let sql = try sql(db)
         guard let row = try await sql.raw("""
             SELECT \(unsafeRaw: Self.summaryColumns), "u"."bio", "u"."created_at",
-                   (SELECT COUNT(*) FROM "follows" AS "f" WHERE "f"."followee_id" = "u"."id" AND \(Self.hiddenFrom(viewer, other: #""f"."follower_id""#))) AS "followers",
-                   (SELECT COUNT(*) FROM "follows" AS "f" WHERE "f"."follower_id" = "u"."id" AND \(Self.hiddenFrom(viewer, other: #""f"."followee_id""#))) AS "following"
+                   (SELECT COUNT(*) FROM "follows" AS "f" WHERE "f"."followee_id" = "u"."id" AND \(Self.neitherBlocked(#""f"."follower_id""#, "\(bind: viewer.uuid)"))) AS "followers",
+                   (SELECT COUNT(*) FROM "follows" AS "f" WHERE "f"."follower_id" = "u"."id" AND \(Self.neitherBlocked(#""f"."followee_id""#, "\(bind: viewer.uuid)"))) AS "following"
             FROM "users" AS "u" \(unsafeRaw: Self.summaryJoin)
             WHERE "u"."username_key" = \(bind: usernameKey)
             """).first() else { return nil }
@@ -106,20 +106,19 @@ extension BullpenStore {
         return try await sql(db).raw("""
             SELECT \(unsafeRaw: Self.summaryColumns) FROM "users" AS "u" \(unsafeRaw: Self.summaryJoin)
             WHERE "u"."username_key" LIKE \(bind: pattern) ESCAPE '\\'
-              AND NOT EXISTS (SELECT 1 FROM "blocks" AS "b" WHERE ("b"."blocker_id" = "u"."id" AND "b"."blocked_id" = \(bind: viewer.uuid))
-                                                           OR ("b"."blocker_id" = \(bind: viewer.uuid) AND "b"."blocked_id" = "u"."id"))
+              AND \(Self.neitherBlocked(#""u"."id""#, "\(bind: viewer.uuid)"))
             ORDER BY "u"."username_key" LIMIT \(bind: limit) OFFSET \(bind: offset)
             """).all().map(Self.summary)
     }
 
     // MARK: Follows and blocks
 
-    /// A condition: neither `viewer` nor the player in column `other` blocked the other (what the
-    /// viewer sees of lists and counts).
-    static func hiddenFrom(_ viewer: UserID, other: String) -> SQLQueryString {
+    /// A condition: neither of two players (SQL expressions: a column or a bound id) blocked the
+    /// other. Every query that shows one player to another passes through it.
+    static func neitherBlocked(_ one: SQLQueryString, _ other: SQLQueryString) -> SQLQueryString {
         """
-        NOT EXISTS (SELECT 1 FROM "blocks" AS "bv" WHERE ("bv"."blocker_id" = \(unsafeRaw: other) AND "bv"."blocked_id" = \(bind: viewer.uuid))
-                                                     OR ("bv"."blocker_id" = \(bind: viewer.uuid) AND "bv"."blocked_id" = \(unsafeRaw: other)))
+        NOT EXISTS (SELECT 1 FROM "blocks" AS "bk" WHERE ("bk"."blocker_id" = \(one) AND "bk"."blocked_id" = \(other))
+                                                     OR ("bk"."blocker_id" = \(other) AND "bk"."blocked_id" = \(one)))
         """
     }
 
@@ -127,8 +126,7 @@ extension BullpenStore {
     public func blocked(between one: UserID, and other: UserID) async throws -> Bool {
         guard one != other else { return false }
         return try await sql(db).raw("""
-            SELECT 1 AS "found" FROM "blocks" WHERE ("blocker_id" = \(bind: one.uuid) AND "blocked_id" = \(bind: other.uuid))
-                                                 OR ("blocker_id" = \(bind: other.uuid) AND "blocked_id" = \(bind: one.uuid))
+            SELECT 1 AS "found" WHERE NOT \(Self.neitherBlocked("\(bind: one.uuid)", "\(bind: other.uuid)"))
             """).first() != nil
     }
 
@@ -140,8 +138,7 @@ extension BullpenStore {
             try await sql(db).raw("""
                 INSERT INTO "follows" ("follower_id", "followee_id", "created_at")
                 SELECT \(bind: follower.uuid), \(bind: followee.uuid), \(bind: time.now())
-                WHERE NOT EXISTS (SELECT 1 FROM "blocks" WHERE ("blocker_id" = \(bind: follower.uuid) AND "blocked_id" = \(bind: followee.uuid))
-                                                         OR ("blocker_id" = \(bind: followee.uuid) AND "blocked_id" = \(bind: follower.uuid)))
+                WHERE \(Self.neitherBlocked("\(bind: follower.uuid)", "\(bind: followee.uuid)"))
                 """).run()
         } catch where Self.isConstraintFailure(error) {
             // Already following.
@@ -196,8 +193,7 @@ extension BullpenStore {
             SELECT \(unsafeRaw: Self.summaryColumns) FROM "follows" AS "f" JOIN "users" AS "u" ON "u"."id" = "f".\(ident: theirs)
             \(unsafeRaw: Self.summaryJoin)
             WHERE "f".\(ident: mine) = \(bind: user.uuid)
-              AND NOT EXISTS (SELECT 1 FROM "blocks" AS "b" WHERE ("b"."blocker_id" = "u"."id" AND "b"."blocked_id" = \(bind: viewer.uuid))
-                                                           OR ("b"."blocker_id" = \(bind: viewer.uuid) AND "b"."blocked_id" = "u"."id"))
+              AND \(Self.neitherBlocked(#""u"."id""#, "\(bind: viewer.uuid)"))
             ORDER BY "f"."created_at" DESC, "u"."username_key" LIMIT \(bind: limit) OFFSET \(bind: offset)
             """).all().map(Self.summary)
     }
@@ -249,10 +245,7 @@ extension BullpenStore {
                 throw StoreError.invalidCursor
             }
         }
-        let notBlocked: SQLQueryString = #"""
-            NOT EXISTS (SELECT 1 FROM "blocks" AS "b" WHERE ("b"."blocker_id" = "f"."followee_id" AND "b"."blocked_id" = "f"."follower_id")
-                                                         OR ("b"."blocker_id" = "f"."follower_id" AND "b"."blocked_id" = "f"."followee_id"))
-            """#
+        let notBlocked = Self.neitherBlocked(#""f"."followee_id""#, #""f"."follower_id""#)
         let trades = try await sql.raw("""
             SELECT "fl"."id" AS "fill_id", "fl"."symbol", "fl"."side", "fl"."quantity", "fl"."price_ticks", "fl"."price_as_of",
                    "fl"."created_at" AS "at", "p"."id" AS "portfolio_id", "p"."name" AS "portfolio_name", "p"."visibility", "p"."clock",

@@ -244,15 +244,11 @@ struct SocialRoutes: RouteCollection {
 /// id) and its time, used only if that event is gone.
 enum FeedCursor {
     static func encode(_ position: BullpenStore.FeedPosition) -> String {
-        let (at, id) = (position.at, position.id)
-        return Data("f1:\(String(at.timeIntervalSince1970.bitPattern, radix: 16)):\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        PageCursor.wrap("f1:\(String(position.at.timeIntervalSince1970.bitPattern, radix: 16)):\(position.id)")
     }
 
     static func decode(_ cursor: String) -> BullpenStore.FeedPosition? {
-        var text = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text), let plain = String(data: data, encoding: .utf8) else { return nil }
+        guard let plain = PageCursor.unwrap(cursor) else { return nil }
         let parts = plain.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count == 3, parts[0] == "f1", let bits = UInt64(parts[1], radix: 16), !parts[2].isEmpty else { return nil }
         let seconds = Double(bitPattern: bits)
