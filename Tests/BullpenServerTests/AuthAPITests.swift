@@ -201,15 +201,23 @@ struct AuthAPITests {
         }
         #expect(await overlap.most == 1)
         #expect(await overlap.done == 8)
-        // Disjoint keys: side by side.
-        let started = ContinuousClock.now
+        // Disjoint keys: side by side (each waits until all four are inside, which would never
+        // happen if they took turns; the wait is bounded so that a failure does not hang).
+        let side = Overlap()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<4 {
-                group.addTask { try await turns.inTurn(for: ["address:10.0.1.\(i)"]) { try await Task.sleep(for: .milliseconds(300)) } }
+                group.addTask {
+                    try await turns.inTurn(for: ["address:10.0.1.\(i)"]) {
+                        await side.enter()
+                        let deadline = ContinuousClock.now + .seconds(20)
+                        while await side.most < 4 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                        await side.leave()
+                    }
+                }
             }
             try await group.waitForAll()
         }
-        #expect(ContinuousClock.now - started < .milliseconds(1_100))
+        #expect(await side.most == 4)
     }
 
     /// Browsers may call the API cross-origin only from the listed origins.
