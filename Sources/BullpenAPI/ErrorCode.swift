@@ -45,6 +45,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case watchlistNameTaken = "watchlist_name_taken"
     case tooManyWatchlists = "too_many_watchlists"
     case watchlistFull = "watchlist_full"
+    case tooManyAlerts = "too_many_alerts"
+    case topUpNotAvailable = "top_up_not_available"
     case portfolioChanged = "portfolio_changed"
     case notReplay = "not_replay"
     case replayEnded = "replay_ended"
@@ -111,7 +113,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
         case .methodNotAllowed: 405
         case .requestTimeout: 408
         case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
-             .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .portfolioChanged, .notReplay, .replayEnded,
+             .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .tooManyAlerts, .topUpNotAvailable, .portfolioChanged, .notReplay, .replayEnded,
              .endOfData, .reportNotReady, .portfolioClosed, .leagueStarted, .leagueNotStarted, .leagueEnded, .alreadyMember,
              .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed: 409
         case .payloadTooLarge: 413

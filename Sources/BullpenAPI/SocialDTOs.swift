@@ -89,9 +89,13 @@ public struct ProfileDTO: Codable, Sendable, Hashable {
     public var isMe: Bool
     public var portfolios: [PublicPortfolioDTO]
     public var leagues: [ProfileLeagueDTO]
+    /// Earned ones with their dates, oldest first; on one's own profile the rest follow, not earned yet.
+    public var achievements: [AchievementDTO]
 
     public init(username: String, displayName: String?, bio: String?, avatarUrl: String, joinedAt: Date, followers: Int, following: Int,
-                followedByMe: Bool?, isMe: Bool, portfolios: [PublicPortfolioDTO], leagues: [ProfileLeagueDTO]) {
+                followedByMe: Bool?, isMe: Bool, portfolios: [PublicPortfolioDTO], leagues: [ProfileLeagueDTO],
+                achievements: [AchievementDTO] = []) {
+        self.achievements = achievements
         self.username = username
         self.displayName = displayName
         self.bio = bio
@@ -141,14 +145,17 @@ public struct FeedItemDTO: Codable, Sendable, Hashable {
     }
 
     public var id: String
-    /// `trade` or `league_joined`.
+    /// `trade`, `league_joined` or `achievement`.
     public var kind: String
     public var at: Date
     public var user: UserSummaryDTO
     public var trade: Trade?
     public var league: ProfileLeagueDTO?
+    public var achievement: AchievementDTO?
 
-    public init(id: String, kind: String, at: Date, user: UserSummaryDTO, trade: Trade? = nil, league: ProfileLeagueDTO? = nil) {
+    public init(id: String, kind: String, at: Date, user: UserSummaryDTO, trade: Trade? = nil, league: ProfileLeagueDTO? = nil,
+                achievement: AchievementDTO? = nil) {
+        self.achievement = achievement
         self.id = id
         self.kind = kind
         self.at = at

@@ -6,12 +6,18 @@ public struct Book: Sendable, Hashable {
     public var startingCash: Money
     public var cash: Money
     public var positions: [Symbol: Position]
+    /// Money added since the period began (grants): with the starting cash, what was put in.
+    public var deposits: Money
 
-    public init(startingCash: Money, cash: Money? = nil, positions: [Symbol: Position] = [:]) {
+    public init(startingCash: Money, cash: Money? = nil, positions: [Symbol: Position] = [:], deposits: Money = .zero) {
         self.startingCash = startingCash
         self.cash = cash ?? startingCash
         self.positions = positions
+        self.deposits = deposits
     }
+
+    /// The starting cash and the deposits since: the money returns are measured against.
+    public var invested: Money { startingCash + deposits }
 
     /// Shares held of `symbol` (0 if none).
     public func quantity(of symbol: Symbol) -> Int64 { positions[symbol]?.quantity ?? 0 }
@@ -58,6 +64,9 @@ public struct Book: Sendable, Hashable {
             }
         case .commission:
             cash += entry.cashDelta
+        case .grant:
+            cash += entry.cashDelta
+            deposits += entry.cashDelta
         case .exercise, .expiry, .assignment:
             settle(entry.symbol, quantityDelta: entry.quantityDelta, cashDelta: entry.cashDelta, carriedBasis: entry.carriedBasis)
         }

@@ -35,6 +35,9 @@ public enum EquityCurve {
         var lastPrice: [Symbol: Price] = [:]
         var lastBenchmark: Price?
         let base = dates.lazy.compactMap { benchmark[$0] }.first
+        // What was put in, each amount with the benchmark's close when it came (the base for the
+        // starting cash): the benchmark line is that money as if it had bought the index.
+        var invested: [(amount: Money, base: Price?)] = [(startingCash, base)]
         var points: [Point] = []
         points.reserveCapacity(dates.count)
         for (n, date) in dates.enumerated() {
@@ -43,6 +46,7 @@ public enum EquityCurve {
             let cutoff = isLast ? Date.distantFuture : (calendar.sessionBounds(on: date)?.close ?? date.adding(days: 1).date)
             while let entry = entries.first, entry.createdAt <= cutoff {
                 book.apply(entry)
+                if entry.kind == .grant { invested.append((entry.cashDelta, benchmark[date] ?? lastBenchmark ?? base)) }
                 entries = entries.dropFirst()
             }
             for symbol in book.positions.keys {
@@ -51,8 +55,12 @@ public enum EquityCurve {
             }
             let equity = Valuation(book: book, quotes: lastPrice.mapValues { Quote(price: $0) }, realizedPnL: .zero).equity
             lastBenchmark = benchmark[date] ?? lastBenchmark
-            points.append(Point(date: date, equity: equity, benchmark: scaled(startingCash, lastBenchmark, base: base),
-                                cash: book.cash))
+            var line: Money? = nil
+            for part in invested {
+                guard let value = scaled(part.amount, lastBenchmark, base: part.base) else { continue }
+                line = (line ?? .zero) + value
+            }
+            points.append(Point(date: date, equity: equity, benchmark: line, cash: book.cash))
         }
         return closing ? points : thinned(points)
     }

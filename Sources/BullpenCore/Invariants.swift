@@ -63,9 +63,17 @@ public enum Invariants {
             }
         }
 
+        // Grants add cash and nothing else: no symbol, no quantity, no P&L.
+        for entry in snapshot.journal where entry.kind == .grant {
+            if entry.symbol != nil || entry.quantityDelta != 0 || entry.realizedPnL != .zero || entry.cashDelta <= .zero {
+                fail("grant \(entry.id) moves more than cash in: \(entry)")
+            }
+        }
+        let deposits = snapshot.journal.filter { $0.kind == .grant }.reduce(Money.zero) { $0 + $1.cashDelta }
         let replayed = Book.replaying(snapshot.journal, startingCash: snapshot.startingCash)
         let stored = Book(startingCash: snapshot.startingCash, cash: snapshot.cash,
-                          positions: Dictionary(snapshot.positions.map { ($0.symbol, $0) }, uniquingKeysWith: { a, _ in a }))
+                          positions: Dictionary(snapshot.positions.map { ($0.symbol, $0) }, uniquingKeysWith: { a, _ in a }),
+                          deposits: deposits)
         if replayed != stored {
             fail("replaying the journal gives cash \(replayed.cash) and \(replayed.positions.values.sorted { $0.symbol < $1.symbol }), stored state differs")
         }
@@ -85,8 +93,8 @@ public enum Invariants {
         }
         let valuation = Valuation(book: stored, quotes: snapshot.prices.mapValues { Quote(price: $0) },
                                   realizedPnL: journalRealized)
-        if valuation.equity - snapshot.startingCash != valuation.realizedPnL + valuation.unrealizedPnL {
-            fail("equity - starting cash \(valuation.equity - snapshot.startingCash) != realized \(valuation.realizedPnL) + unrealized \(valuation.unrealizedPnL)")
+        if valuation.equity - snapshot.startingCash - deposits != valuation.realizedPnL + valuation.unrealizedPnL {
+            fail("equity - starting cash - deposits \(valuation.equity - snapshot.startingCash - deposits) != realized \(valuation.realizedPnL) + unrealized \(valuation.unrealizedPnL)")
         }
         return violations
     }

@@ -16,6 +16,9 @@ public struct JournalEntry: Sendable, Hashable {
         /// A leg of a written contract's assignment at expiry: the contracts closed, or the shares
         /// delivered (a call) or bought (a put) at the strike.
         case assignment
+        /// Money added to the portfolio from outside (a top-up, see ``TopUp``): cash in, no
+        /// position, no P&L. Returns count it as money put in, not as a gain.
+        case grant
     }
 
     public var id: JournalEntryID

@@ -54,6 +54,11 @@ public struct Money: Hashable, Comparable, Sendable, Codable, CustomStringConver
 public struct Percent: Hashable, Sendable, Comparable {
     public var hundredths: Int64
     public init(hundredths: Int64) { self.hundredths = hundredths }
+    /// `"2.5"` → 2.50%; nil for anything but a decimal with at most two places.
+    public init?(parsing text: String) {
+        guard let hundredths = FixedPoint.parse(text, scale: 2) else { return nil }
+        self.hundredths = hundredths
+    }
     /// `"12.34"`, `"-0.50"`.
     public var decimalString: String { FixedPoint.format(hundredths, scale: 2) }
     public static func < (lhs: Percent, rhs: Percent) -> Bool { lhs.hundredths < rhs.hundredths }

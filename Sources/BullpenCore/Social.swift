@@ -60,9 +60,11 @@ public struct FeedEvent: Sendable, Hashable {
                    replayDate: SessionDate?)
         /// Joined a public league.
         case leagueJoined(league: LeagueID, name: String)
+        /// Earned an achievement (by its id in ``Achievement/catalog``).
+        case achievement(String)
     }
 
-    /// Stable and unique: `trade:<fill id>` or `league:<league id>:<user id>`.
+    /// Stable and unique: `trade:<fill id>`, `league:<league id>:<user id>` or `achievement:<grant id>`.
     public var id: String
     public var actor: UserSummary
     public var at: Date

@@ -134,11 +134,13 @@ public struct Valuation: Sendable, Hashable {
     public var positions: [PositionValuation]
     public var cash: Money
     public var startingCash: Money
+    /// Money added since the period began (top-ups): counted as put in, not as a gain.
+    public var deposits: Money
     public var marketValue: Money
     public var equity: Money
     public var realizedPnL: Money
     public var unrealizedPnL: Money
-    /// Equity less starting cash.
+    /// Equity less what was put in (the starting cash and any deposits).
     public var totalReturn: Money
     public var totalReturnPercent: Percent?
     /// The change of equity since the previous session's close, net of deposits.
@@ -158,12 +160,13 @@ public struct Valuation: Sendable, Hashable {
         }
         cash = book.cash
         startingCash = book.startingCash
+        deposits = book.deposits
         marketValue = positions.reduce(.zero) { $0 + $1.marketValue }
         equity = cash + marketValue
         self.realizedPnL = realizedPnL
         unrealizedPnL = positions.reduce(.zero) { $0 + $1.unrealizedPnL }
-        totalReturn = equity - startingCash
-        totalReturnPercent = totalReturn.percent(of: startingCash)
+        totalReturn = equity - book.invested
+        totalReturnPercent = totalReturn.percent(of: book.invested)
         var day = positions.reduce(.zero) { $0 + ($1.dayChange ?? .zero) }
         // Symbols sold out today: their proceeds against their value at the previous close.
         if let today {

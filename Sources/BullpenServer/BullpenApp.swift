@@ -34,6 +34,10 @@ public enum BullpenApp {
         // Throttles count in memory when one process owns the database (SQLite), in the database
         // when several instances may share it (PostgreSQL).
         let throttles: any ThrottleBook = store.backend.isSQLite ? MemoryThrottleBook() : DatabaseThrottleBook(store: store)
+        let inbox = Inbox()
+        let push = PushSender.make(store: store, configuration: configuration, logger: app.logger)
+        let notifier = Notifier(store: store, inbox: inbox, push: push, logger: BullpenServices.notifyLogger)
+        let alertMonitor = marketData.map { AlertMonitor(store: store, source: $0, notifier: notifier, logger: app.logger) }
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
@@ -49,7 +53,7 @@ public enum BullpenApp {
             // With N instances a player may send up to N times the limit; logins and registrations,
             // which guard accounts, are counted in the database.
             orders: RateLimiter(name: "orders", limit: configuration.ordersPerMinute, window: 60, time: time, book: MemoryThrottleBook()),
-            time: time, configuration: configuration)
+            time: time, configuration: configuration, inbox: inbox, push: push, alertMonitor: alertMonitor)
 
         app.http.server.configuration.hostname = configuration.host
         app.http.server.configuration.port = configuration.port
@@ -79,7 +83,7 @@ public enum BullpenApp {
         let v1 = checked.grouped("api", "v1")
         for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
                                             AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes(), LeagueRoutes(),
-                                            OptionRoutes(), SocialRoutes()] {
+                                            OptionRoutes(), SocialRoutes(), NotificationRoutes()] {
             try v1.register(collection: routes)
         }
         if let marketData {
@@ -87,14 +91,22 @@ public enum BullpenApp {
             app.quoteHub = hub
             app.lifecycle.use(QuoteHubLifecycle(hub: hub))
             if configuration.closingEquityJob {
-                let job = ClosingEquityJob(store: store, source: marketData, logger: app.logger)
+                let job = ClosingEquityJob(store: store, source: marketData, logger: app.logger, notifier: notifier)
                 app.lifecycle.use(BackgroundLoop { await job.runLogged() })
+            }
+            if let alertMonitor, configuration.alertInterval > .zero {
+                let interval = configuration.alertInterval
+                app.lifecycle.use(BackgroundLoop {
+                    await alertMonitor.runLogged()
+                    return interval
+                })
             }
             if configuration.leagueScheduleJob {
                 let leagues = app.bullpen.leagues, logger = app.logger
                 app.lifecycle.use(BackgroundLoop {
                     // One instance at a time moves the clocks (an advisory lock on PostgreSQL).
                     do { _ = try await store.exclusively("league-schedule") { try await leagues.runSchedule() } } catch { logger.warning("league schedule failed", metadata: ["error": "\(error)"]) }
+                    do { try await leagues.announceEndings(notifier: notifier) } catch { logger.warning("league endings not announced", metadata: ["error": "\(error)"]) }
                     return .seconds(30)
                 })
             }

@@ -19,6 +19,16 @@ struct BullpenServices: Sendable {
     let orders: RateLimiter
     let time: any TimeSource
     let configuration: ServerConfiguration
+    /// Players' open streams, for notifications.
+    let inbox: Inbox
+    /// Browser pushes; nil where the VAPID key could not be made.
+    let push: PushSender?
+    /// Price alerts' checks; nil without market data.
+    let alertMonitor: AlertMonitor?
+
+    /// Achievements and notifications.
+    var notifier: Notifier { Notifier(store: store, inbox: inbox, push: push, logger: Self.notifyLogger) }
+    static let notifyLogger = Logger(label: "bullpen.notify")
 
     /// Portfolios, valuations and orders: the store and the market data together.
     var portfolios: PortfolioService { PortfolioService(store: store, marketData: marketData, time: time) }

@@ -94,6 +94,7 @@ extension ActivityDTO {
         case .exercise: "option_exercise"
         case .expiry: "option_expiry"
         case .assignment: "option_assignment"
+        case .grant: "top_up"
         }
         self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
                   symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta),

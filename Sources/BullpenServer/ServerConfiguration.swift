@@ -52,6 +52,18 @@ public struct ServerConfiguration: Sendable {
     public var closingEquityJob = true
     /// Whether scheduled replay leagues' clocks move by themselves (tests that move them turn it off).
     public var leagueScheduleJob = true
+    /// How often price alerts are checked against the market (`BULLPEN_ALERT_INTERVAL`, seconds);
+    /// zero turns the check off (tests that run rounds themselves).
+    public var alertInterval: Duration = .seconds(5)
+    /// Who runs this server, told to browsers' push services with each push (`BULLPEN_PUSH_SUBJECT`:
+    /// a `mailto:` address or an https URL).
+    public var pushSubject = "mailto:admin@bullpen.invalid"
+    /// The push services the server posts to (`BULLPEN_PUSH_HOSTS`, comma-separated host names,
+    /// each with its subdomains): the major browsers' by default. The server posts only to them,
+    /// so that a subscription cannot make it post anywhere else.
+    public var pushHosts: [String] = PushSender.defaultHosts
+    /// Whether pushes may go over plain HTTP (`BULLPEN_PUSH_ALLOW_HTTP`; a local stand-in in tests).
+    public var pushAllowHTTP = false
     /// Messages a stream client may leave unsent (its socket full) before it is dropped: ten
     /// polls' worth for a client watching the 100 symbols it may.
     public var streamMaxBacklog = 1_000
@@ -98,6 +110,7 @@ public struct ServerConfiguration: Sendable {
         "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START",
         "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_SHUTDOWN_DELAY", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT",
         "BULLPEN_CONNECTION_GUARD", "BULLPEN_HEADER_TIMEOUT", "BULLPEN_BODY_TIMEOUT", "BULLPEN_CONNECTIONS_PER_ADDRESS",
+        "BULLPEN_ALERT_INTERVAL", "BULLPEN_PUSH_SUBJECT", "BULLPEN_PUSH_HOSTS", "BULLPEN_PUSH_ALLOW_HTTP",
         "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
@@ -173,6 +186,22 @@ public struct ServerConfiguration: Sendable {
             if let value = Int(limit), value >= 0 { config.ordersPerMinute = value } else {
                 problems.append("BULLPEN_ORDERS_PER_MINUTE must be a whole number (0 for no limit), not '\(limit)'")
             }
+        }
+        if let seconds = environment["BULLPEN_ALERT_INTERVAL"], !seconds.isEmpty {
+            if let value = Int(seconds), value >= 0 { config.alertInterval = .seconds(value) } else {
+                problems.append("BULLPEN_ALERT_INTERVAL must be a whole number of seconds (0 turns alerts off), not '\(seconds)'")
+            }
+        }
+        if let subject = environment["BULLPEN_PUSH_SUBJECT"], !subject.isEmpty {
+            if subject.hasPrefix("mailto:") || subject.hasPrefix("https://") { config.pushSubject = subject } else {
+                problems.append("BULLPEN_PUSH_SUBJECT must be a mailto: address or an https:// URL, not '\(subject)'")
+            }
+        }
+        if let hosts = environment["BULLPEN_PUSH_HOSTS"], !hosts.isEmpty {
+            config.pushHosts = hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        }
+        if let flag = environment["BULLPEN_PUSH_ALLOW_HTTP"], !flag.isEmpty {
+            config.pushAllowHTTP = ["1", "true", "yes"].contains(flag.lowercased())
         }
         if let proxies = environment["BULLPEN_TRUSTED_PROXIES"], !proxies.isEmpty {
             config.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })

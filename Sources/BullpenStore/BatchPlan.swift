@@ -105,6 +105,8 @@ struct BatchPlan: Sendable {
                 results.append(.success(try self.exercise(exercise, in: id, owner: owner)))
             case .expire(let expiry, let id, let owner):
                 results.append(.success(try expire(expiry, in: id, owner: owner)))
+            case .grant(let amount, let id, let owner, let version, let stats):
+                results.append(.success(try grant(amount, to: id, owner: owner, version: version, stats: stats)))
             }
         } catch {
             results.append(.failure(error))
@@ -228,6 +230,29 @@ struct BatchPlan: Sendable {
         resets.insert(id)
         positions[id] = []
         return .reset(portfolio.record)
+    }
+
+    /// Journals a deposit of `amount` (a top-up) if the portfolio still stands at `version`, the
+    /// version its eligibility was decided on.
+    private mutating func grant(_ amount: Money, to id: PortfolioID, owner: UserID, version: Int64, stats: EquityStats) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        if portfolio.record.closedAt != nil { throw StoreError.portfolioClosed }
+        guard portfolio.record.version == version, amount > .zero else { throw StoreError.portfolioChanged }
+        let entry = JournalEntry(id: JournalEntryID(ids.makeUUID()), portfolioID: id, period: portfolio.record.period,
+                                 sequence: portfolio.journalSequence + 1, kind: .grant, symbol: nil, side: nil, quantityDelta: 0,
+                                 price: nil, cashDelta: amount, commission: .zero, realizedPnL: .zero, orderID: nil, fillID: nil,
+                                 priceAsOf: nil, createdAt: now)
+        journal.append(JournalRow(entry))
+        portfolio.book.apply(entry)
+        portfolio.record.cash = portfolio.book.cash
+        portfolio.journalSequence = entry.sequence
+        portfolio.record.version += 1
+        portfolio.record.updatedAt = now
+        entries[id, default: []].append(entry)
+        self.stats.append(EquityStatsRow(portfolio: id.uuid, period: portfolio.record.period, stats: stats))
+        portfolios[id] = portfolio
+        touched.insert(id)
+        return .granted(entry, portfolio.record)
     }
 
     /// Moves a replay's clock if it still stands where the step was computed from.

@@ -64,7 +64,7 @@ extension BullpenStore {
         case .executed(let order, let book): .executed(order, book)
         case .replayed(let order): .replayed(order)
         case .remembered(let result): .remembered(result)
-        case .reset, .advanced, .settled: throw StoreError.unavailable
+        case .reset, .advanced, .settled, .granted: throw StoreError.unavailable
         }
     }
 
@@ -78,7 +78,7 @@ extension BullpenStore {
                 case .executed(let order, let book): .success(.executed(order, book))
                 case .replayed(let order): .success(.replayed(order))
                 case .remembered(let result): .success(.remembered(result))
-                case .reset, .advanced, .settled: .failure(StoreError.unavailable)
+                case .reset, .advanced, .settled, .granted: .failure(StoreError.unavailable)
                 }
             }
         }

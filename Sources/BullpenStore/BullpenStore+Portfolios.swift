@@ -110,8 +110,19 @@ extension BullpenStore {
     func state(of row: PortfolioRow, on db: any Database) async throws -> PortfolioState {
         let positions = try await self.positions(of: row.id, on: db)
         let book = Book(startingCash: Money(cents: row.startingCashCents), cash: Money(cents: row.cashCents),
-                        positions: Dictionary(positions.map { ($0.symbol, $0) }, uniquingKeysWith: { a, _ in a }))
+                        positions: Dictionary(positions.map { ($0.symbol, $0) }, uniquingKeysWith: { a, _ in a }),
+                        deposits: try await deposits(of: row.id, period: row.period, on: db))
         return PortfolioState(portfolio: try row.record(), book: book, realizedPnL: Money(cents: row.realizedPnlCents))
+    }
+
+    /// The grants journaled in a period (zero for nearly every portfolio: the index on the journal
+    /// by portfolio and period finds none at once).
+    func deposits(of portfolio: UUID, period: Int, on db: any Database) async throws -> Money {
+        let row = try await sql(db).raw("""
+            SELECT COALESCE(SUM("cash_delta_cents"), 0) AS "total" FROM "journal_entries"
+            WHERE "portfolio_id" = \(bind: portfolio) AND "period" = \(bind: period) AND "kind" = \(bind: JournalEntry.Kind.grant.rawValue)
+            """).first()
+        return Money(cents: try row?.decode(column: "total", as: Int64.self) ?? 0)
     }
 
     func positions(of portfolio: UUID, on db: any Database) async throws -> [Position] {

@@ -131,17 +131,19 @@ extension BullpenStore {
     }
 
     /// `follower` follows `followee` (following twice changes nothing). The caller has checked
-    /// that neither blocked the other.
-    public func follow(_ followee: UserID, by follower: UserID) async throws {
+    /// that neither blocked the other. Answers whether this made a new follow.
+    @discardableResult
+    public func follow(_ followee: UserID, by follower: UserID) async throws -> Bool {
         do {
             // In one statement with the check: a block committed meanwhile leaves no follow behind.
-            try await sql(db).raw("""
+            return !(try await sql(db).raw("""
                 INSERT INTO "follows" ("follower_id", "followee_id", "created_at")
                 SELECT \(bind: follower.uuid), \(bind: followee.uuid), \(bind: time.now())
                 WHERE \(Self.neitherBlocked("\(bind: follower.uuid)", "\(bind: followee.uuid)"))
-                """).run()
+                RETURNING "follower_id"
+                """).all()).isEmpty
         } catch where Self.isConstraintFailure(error) {
-            // Already following.
+            return false   // already following
         }
     }
 
@@ -211,32 +213,40 @@ extension BullpenStore {
     /// What the players `viewer` follows made public, newest first, after `position` (the last
     /// event of the previous page), at most `limit`: fills in their public portfolios (not league
     /// portfolios) and their joining public leagues. Events are ordered by time, then id
-    /// (`trade:<fill>` after `league:<league>:<user>` at one time); each query continues exactly
+    /// (`trade:<fill>`, then `league:<league>:<user>`, then `achievement:<grant>` at one time); each query continues exactly
     /// after the anchor event's stored time and id, so a page never repeats or skips an event,
     /// however many share a time (a batch writes its fills at one time).
     ///
     /// Fan-out on read: each source is read by index (`follows_follower`, each followee's public
     /// portfolios by `portfolios_owner_visibility` and their fills by `fills_portfolio_created`;
-    /// league members by user), newest first, `limit` rows at most from each, and merged. Nothing
+    /// league members by user, achievements by `achievements_earned_user`), newest first, `limit` rows at most from each, and merged. Nothing
     /// is written per follower when a player trades, and a portfolio made private (or a block)
     /// takes its events out of every feed at once.
     public func feed(for viewer: UserID, after position: FeedPosition?, limit: Int) async throws -> [FeedEvent] {
         let sql = try sql(db)
         // The anchor's stored time: a fill's or a membership's, else the time the client sent.
         var anchorTime: SQLQueryString = "NULL"
-        var tradeAfter: SQLQueryString = "1 = 1", joinAfter: SQLQueryString = "1 = 1"
+        var tradeAfter: SQLQueryString = "1 = 1", joinAfter: SQLQueryString = "1 = 1", earnedAfter: SQLQueryString = "1 = 1"
         if let position {
+            // At one time, events sort by id, descending: trades, then league joins, then achievements.
             let parts = position.id.split(separator: ":").map(String.init)
             if parts.count == 2, parts[0] == "trade", let fill = UUID(uuidString: parts[1]) {
                 anchorTime = #"COALESCE((SELECT "created_at" FROM "fills" WHERE "id" = \#(bind: fill)), \#(bind: position.at))"#
                 tradeAfter = #"("fl"."created_at" < \#(anchorTime) OR ("fl"."created_at" = \#(anchorTime) AND "fl"."id" < \#(bind: fill)))"#
                 joinAfter = #""m"."joined_at" <= \#(anchorTime)"#
+                earnedAfter = #""e"."earned_at" <= \#(anchorTime)"#
+            } else if parts.count == 2, parts[0] == "achievement", let grant = UUID(uuidString: parts[1]) {
+                anchorTime = #"COALESCE((SELECT "earned_at" FROM "achievements_earned" WHERE "id" = \#(bind: grant)), \#(bind: position.at))"#
+                tradeAfter = #""fl"."created_at" < \#(anchorTime)"#
+                joinAfter = #""m"."joined_at" < \#(anchorTime)"#
+                earnedAfter = #"("e"."earned_at" < \#(anchorTime) OR ("e"."earned_at" = \#(anchorTime) AND "e"."id" < \#(bind: grant)))"#
             } else if parts.count == 3, parts[0] == "league", let league = UUID(uuidString: parts[1]), let user = UUID(uuidString: parts[2]) {
                 anchorTime = #"""
                     COALESCE((SELECT "joined_at" FROM "league_members" WHERE "league_id" = \#(bind: league) AND "user_id" = \#(bind: user)),
                              \#(bind: position.at))
                     """#
                 tradeAfter = #""fl"."created_at" < \#(anchorTime)"#
+                earnedAfter = #""e"."earned_at" <= \#(anchorTime)"#
                 joinAfter = #"""
                     ("m"."joined_at" < \#(anchorTime) OR ("m"."joined_at" = \#(anchorTime)
                      AND ("m"."league_id" < \#(bind: league) OR ("m"."league_id" = \#(bind: league) AND "m"."user_id" < \#(bind: user)))))
@@ -269,7 +279,22 @@ extension BullpenStore {
             WHERE "f"."follower_id" = \(bind: viewer.uuid) AND \(joinAfter) AND \(notBlocked)
             ORDER BY "m"."joined_at" DESC, "m"."league_id" DESC, "m"."user_id" DESC LIMIT \(bind: limit)
             """).all()
+        let earned = try await sql.raw("""
+            SELECT "e"."id" AS "grant_id", "e"."achievement_id", "e"."earned_at" AS "at", \(unsafeRaw: Self.summaryColumns)
+            FROM "follows" AS "f"
+            JOIN "achievements_earned" AS "e" ON "e"."user_id" = "f"."followee_id"
+            JOIN "users" AS "u" ON "u"."id" = "f"."followee_id"
+            \(unsafeRaw: Self.summaryJoin)
+            WHERE "f"."follower_id" = \(bind: viewer.uuid) AND \(earnedAfter) AND \(notBlocked)
+            ORDER BY "e"."earned_at" DESC, "e"."id" DESC LIMIT \(bind: limit)
+            """).all()
         var events: [FeedEvent] = []
+        for row in earned {
+            let grant = try row.decode(column: "grant_id", as: UUID.self)
+            events.append(FeedEvent(id: "achievement:\(grant.uuidString.lowercased())", actor: try Self.summary(row),
+                                    at: try row.decode(column: "at", as: Date.self),
+                                    kind: .achievement(try row.decode(column: "achievement_id", as: String.self))))
+        }
         for row in trades {
             let fill = try row.decode(column: "fill_id", as: UUID.self)
             let full = try row.decode(column: "visibility", as: String.self) == PortfolioVisibility.full.rawValue

@@ -168,7 +168,9 @@ extension BullpenStore {
                    "p"."cash_cents", "p"."replay", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents",
                    "s"."peak_cents", "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares", "m"."joined_at",
                    CASE WHEN \(onBoard) THEN 1 ELSE 0 END AS "on_board",
-                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades"
+                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades",
+                   (SELECT COALESCE(SUM("j"."cash_delta_cents"), 0) FROM "journal_entries" AS "j" WHERE "j"."portfolio_id" = "p"."id"
+                    AND "j"."kind" = 'grant' AND "j"."period" = "p"."period") AS "deposits"
             FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
             LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
             LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
@@ -188,7 +190,9 @@ extension BullpenStore {
                 inputs[id] = nil
                 continue
             }
-            let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self))
+            // Top-ups are money put in: returns are measured against the starting cash and them.
+            let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self)
+                                     + (try row.decode(column: "deposits", as: Int64.self)))
             inputs[id] = StandingInput(
                 portfolio: id, player: UserID(try row.decode(column: "user_id", as: UUID.self)),
                 username: try row.decode(column: "username", as: String.self),

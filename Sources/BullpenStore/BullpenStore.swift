@@ -42,8 +42,8 @@ public final class BullpenStore: Sendable {
     public let backend: Backend
     let databases: Databases
     let logger: Logger
-    let ids: any IDSource
-    let time: any TimeSource
+    public let ids: any IDSource
+    public let time: any TimeSource
     /// The one writer of cash and positions, and the memory portfolio reads come from.
     let ledger: Ledger
     /// Active sessions, so that checking an access token does not read the database each time.

@@ -14,11 +14,14 @@ enum LedgerCommand: Sendable {
     case exercise(OptionExercise, portfolio: PortfolioID, owner: UserID)
     /// Settles the contracts that expired by a session's close (the live clock's closing job).
     case expire(OptionExpiry, portfolio: PortfolioID, owner: UserID)
+    /// Adds `amount` of cash as a deposit (a top-up), if the portfolio still stands at `version`;
+    /// `stats` are its daily figures rebased for the deposit (see ``EquityStats/deposit(_:)``).
+    case grant(Money, portfolio: PortfolioID, owner: UserID, version: Int64, stats: EquityStats)
 
     var portfolio: PortfolioID {
         switch self {
         case .order(_, let id, _, _), .reset(let id, _, _, _), .advance(_, let id, _), .endReplay(let id, _),
-             .exercise(_, let id, _), .expire(_, let id, _): id
+             .exercise(_, let id, _), .expire(_, let id, _), .grant(_, let id, _, _, _): id
         }
     }
 }
@@ -73,6 +76,8 @@ enum LedgerResult: Sendable {
     case advanced(PortfolioRecord)
     /// Contracts were exercised or expired.
     case settled([OptionSettlement], PortfolioRecord)
+    /// A deposit was journaled.
+    case granted(JournalEntry, PortfolioRecord)
 }
 
 /// A portfolio as the ledger holds it: the row's figures, the book, and its trades of the session

@@ -11,5 +11,6 @@ extension Migrations {
         M0012_AddCarriedBasis(),
         M0013_AddThrottles(),
         M0014_AddSocial(),
+        M0015_AddNotifications(),
     ]
 }

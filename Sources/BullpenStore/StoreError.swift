@@ -17,6 +17,7 @@ public enum StoreError: Error, Sendable, Hashable {
     case watchlistNameTaken
     case tooManyWatchlists(limit: Int)
     case watchlistFull(limit: Int)
+    case tooManyAlerts(limit: Int)
     /// The portfolio changed between reading it and changing it (another request got there
     /// first); the caller may start over on the new state.
     case portfolioChanged
@@ -60,6 +61,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .watchlistNameTaken: "watchlist_name_taken"
         case .tooManyWatchlists: "too_many_watchlists"
         case .watchlistFull: "watchlist_full"
+        case .tooManyAlerts: "too_many_alerts"
         case .portfolioChanged: "portfolio_changed"
         case .corruptRow: "corrupt_data"
         case .contention: "busy"
@@ -96,6 +98,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .watchlistNameTaken: "You already have a watchlist with that name."
         case .tooManyWatchlists(let limit): "You can have at most \(limit) watchlists."
         case .watchlistFull(let limit): "A watchlist holds at most \(limit) symbols."
+        case .tooManyAlerts(let limit): "You have \(limit) price alerts, the most one player may keep: delete one first."
         case .portfolioChanged: "The portfolio changed while this request ran; try again."
         case .corruptRow(let table, let id): "A stored record (\(table) \(id)) could not be read. It has been logged."
         case .contention: "The server is busy; try again."

@@ -53,6 +53,7 @@ struct AuthRoutes: RouteCollection {
         }
         let hash = try await req.bullpen.hasher.hash(credentials.password)
         let user = try await req.bullpen.store.createUser(username: credentials.username, usernameKey: key, passwordHash: hash)
+        await Self.signedIn(user.id, req: req)
         return try await startSession(for: user, req: req, cookie: cookie, status: .created)
     }
 
@@ -86,6 +87,7 @@ struct AuthRoutes: RouteCollection {
         }
         try await services.throttle.succeeded(attempt)
         BullpenMetrics.login("succeeded")
+        await Self.signedIn(user.id, req: req)
         return try await startSession(for: user, req: req, cookie: cookie)
     }
 
@@ -110,7 +112,20 @@ struct AuthRoutes: RouteCollection {
         let (userID, session) = try await req.bullpen.store.rotateRefreshToken(
             presentedHash: RefreshTokens.hash(presented), newHash: RefreshTokens.hash(next))
         guard let user = try await req.bullpen.store.user(id: userID) else { throw APIError(.invalidRefreshToken, StoreError.invalidRefreshToken.message) }
+        // A player who stays signed in (the app refreshes its token) comes back day after day too.
+        await Self.signedIn(user.id, req: req)
         return try respond(user: user, session: session, refresh: next, req: req, cookie: cookie)
+    }
+
+    /// Counts the day towards the player's sign-in streak (UTC days) and checks the streak's
+    /// achievements. A failure here never fails the sign-in.
+    static func signedIn(_ user: UserID, req: Request) async {
+        do {
+            let streak = try await req.bullpen.store.recordSignIn(user, on: SessionDate(req.bullpen.time.now()))
+            await req.bullpen.notifier.record(.signedIn(streak: streak), for: user)
+        } catch {
+            req.logger.warning("sign-in streak not counted", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Ends the caller's session: its refresh token and every access token of it stop working.

@@ -114,6 +114,12 @@ struct LeagueRoutes: RouteCollection {
         let caller = try await req.caller()
         let body = try req.decodeJSON(JoinLeagueRequest.self)
         let league = try await req.bullpen.leagues.join(caller.user, body)
+        let notifier = req.bullpen.notifier
+        if league.ownerID != caller.user, let me = try await req.bullpen.store.user(id: caller.user) {
+            await notifier.notify([notifier.make(.leagueJoined, for: league.ownerID, title: "\(me.username) joined \(league.name)",
+                                                 body: "Your league has a new player.", link: "#/leagues/\(league.id)")])
+        }
+        await notifier.record(.joinedLeague(leagues: try await req.bullpen.store.achievementCounts(of: caller.user).leagues), for: caller.user)
         let response = try jsonResponse(try await detail(league, req: req, caller: caller.user), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/leagues/\(league.id)")
         return response
@@ -140,7 +146,14 @@ struct LeagueRoutes: RouteCollection {
 
     @Sendable func kick(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        try await req.bullpen.leagues.kick(try req.leagueID(), by: caller.user, member: try req.memberID())
+        let id = try req.leagueID(), member = try req.memberID()
+        try await req.bullpen.leagues.kick(id, by: caller.user, member: member)
+        if let league = try? await req.bullpen.store.league(id) {
+            let notifier = req.bullpen.notifier
+            await notifier.notify([notifier.make(.leagueKicked, for: member, title: "Removed from \(league.name)",
+                                                 body: "The league's owner removed you. Your league portfolio is kept, read-only, in your history.",
+                                                 link: "#/leagues")])
+        }
         return Response(status: .noContent)
     }
 

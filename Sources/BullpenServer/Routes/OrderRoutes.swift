@@ -37,9 +37,12 @@ struct OrderRoutes: RouteCollection {
         BullpenMetrics.order(side: body.side, outcome: "filled")
         var order: OrderDTO
         switch outcome {
-        case .executed(let executed, _):
+        case .executed(let executed, let book):
             order = OrderDTO(executed)
             if let note { order.priceNote = note }
+            // Achievements are checked beside the answer, not before it.
+            let notifier = req.bullpen.notifier, marketData = req.bullpen.marketData, user = caller.user
+            Task { await notifier.traded(executed, book: book, user: user, marketData: marketData) }
         case .replayed(let earlier): order = OrderDTO(earlier)
         case .remembered(let stored): return Self.replay(stored)
         }

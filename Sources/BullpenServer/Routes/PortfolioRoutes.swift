@@ -77,7 +77,10 @@ struct PortfolioRoutes: RouteCollection {
         if let name = body.name {
             _ = try await req.bullpen.store.renamePortfolio(id, owner: caller.user, to: try Names.validate(name, of: "Portfolio"))
         }
-        if let visibility { try await req.bullpen.store.setVisibility(id, owner: caller.user, to: visibility) }
+        if let visibility {
+            try await req.bullpen.store.setVisibility(id, owner: caller.user, to: visibility)
+            if visibility != .private { await req.bullpen.notifier.record(.sharedPortfolio, for: caller.user) }
+        }
         return try jsonResponse(try await summary(id, req: req, owner: caller.user))
     }
 
@@ -126,6 +129,8 @@ struct PortfolioRoutes: RouteCollection {
         }
         let replay = try req.bullpen.replay()
         let moved = try await replay.advance(id, owner: caller.user, days: body.days, to: target)
+        await replay.checkAchievements(id, owner: caller.user, from: moved.from, to: moved.to, endOfData: moved.endOfData,
+                                       notifier: req.bullpen.notifier)
         let before = moved.snapshots.first?.equity ?? .zero, after = moved.snapshots.last?.equity ?? .zero
         var dto = AdvanceDTO(
             from: moved.from.description, to: moved.to.description, days: moved.days, endOfData: moved.endOfData,
@@ -143,6 +148,7 @@ struct PortfolioRoutes: RouteCollection {
         let caller = try await req.caller()
         let id = try req.portfolioID()
         try await req.bullpen.replay().end(id, owner: caller.user)
+        await req.bullpen.notifier.record(.replayEnded, for: caller.user)
         return try jsonResponse(try await summary(id, req: req, owner: caller.user))
     }
 

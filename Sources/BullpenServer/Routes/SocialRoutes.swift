@@ -120,7 +120,14 @@ struct SocialRoutes: RouteCollection {
         let caller = try await req.caller()
         let profile = try await Self.visibleProfile(req, viewer: caller.user)
         guard profile.user != caller.user else { throw APIError(.notYourself, "You cannot follow yourself.") }
-        try await req.bullpen.store.follow(profile.user, by: caller.user)
+        if try await req.bullpen.store.follow(profile.user, by: caller.user), let me = try await req.bullpen.store.user(id: caller.user) {
+            let notifier = req.bullpen.notifier
+            await notifier.notify([notifier.make(.follower, for: profile.user, title: "\(me.username) follows you",
+                                                 body: "\(me.username) will see your public trades and achievements in their feed.",
+                                                 link: "#/people/\(me.username)")])
+            let followers = try await req.bullpen.store.achievementCounts(of: profile.user).followers
+            await notifier.record(.followed(followers: followers), for: profile.user)
+        }
         return Response(status: .noContent)
     }
 
@@ -205,11 +212,22 @@ struct SocialRoutes: RouteCollection {
         }
         let leagues = try await req.bullpen.store.leagues(of: profile.user).filter { $0.visibility == .public }
         let isMe = profile.user == viewer
+        // Earned, with dates; one's own profile lists the rest too, to aim for.
+        let grants = try await req.bullpen.store.achievements(of: profile.user)
+        let earned = Dictionary(grants.map { ($0.achievement, $0.earnedAt) }, uniquingKeysWith: { a, _ in a })
+        var achievements = grants.compactMap { grant in
+            Achievement.named(grant.achievement).map { AchievementDTO(id: $0.id, name: $0.name, description: $0.description, earnedAt: grant.earnedAt) }
+        }
+        if isMe {
+            achievements += Achievement.catalog.filter { earned[$0.id] == nil }
+                .map { AchievementDTO(id: $0.id, name: $0.name, description: $0.description, earnedAt: nil) }
+        }
         return ProfileDTO(username: profile.username, displayName: profile.displayName, bio: profile.bio,
                           avatarUrl: UserSummaryDTO.avatarURL(username: profile.username, updatedAt: profile.avatarUpdatedAt),
                           joinedAt: profile.joinedAt, followers: profile.followers, following: profile.following,
                           followedByMe: isMe ? nil : try await req.bullpen.store.isFollowing(profile.user, by: viewer), isMe: isMe,
-                          portfolios: portfolios, leagues: leagues.map { ProfileLeagueDTO(id: $0.id.description, name: $0.name) })
+                          portfolios: portfolios, leagues: leagues.map { ProfileLeagueDTO(id: $0.id.description, name: $0.name) },
+                          achievements: achievements)
     }
 
     static func page(_ req: Request) throws -> (offset: Int, limit: Int) {
@@ -300,6 +318,10 @@ extension FeedItemDTO {
         case let .leagueJoined(league, name):
             self.init(id: event.id, kind: "league_joined", at: event.at, user: UserSummaryDTO(event.actor),
                       league: ProfileLeagueDTO(id: league.description, name: name))
+        case let .achievement(id):
+            let known = Achievement.named(id)
+            self.init(id: event.id, kind: "achievement", at: event.at, user: UserSummaryDTO(event.actor),
+                      achievement: AchievementDTO(id: id, name: known?.name ?? id, description: known?.description ?? "", earnedAt: event.at))
         }
     }
 }

@@ -14,6 +14,8 @@ struct ClosingEquityJob: Sendable {
     let store: BullpenStore
     let source: any MarketDataSource
     let logger: Logger
+    /// Checks "beat the market over a month" on each portfolio's stored closes, when given.
+    var notifier: Notifier? = nil
 
     /// Stores the closing equity of every session each live portfolio has not stored yet, up to
     /// the last session that closed. Returns how many snapshots it stored.
@@ -45,11 +47,30 @@ struct ClosingEquityJob: Sendable {
                     .map { EquitySnapshot(date: $0.date, cash: $0.cash, marketValue: $0.equity - $0.cash) }
                 try await store.saveClosingEquity(of: portfolio.id, period: portfolio.period, snapshots)
                 stored += snapshots.count
+                if !snapshots.isEmpty, let notifier {
+                    await checkMonth(points.map { EquitySnapshot(date: $0.date, cash: $0.cash, marketValue: $0.equity - $0.cash) },
+                                     journal: period.journal, owner: portfolio.owner, notifier: notifier)
+                }
             } catch StoreError.notFound {
                 continue   // deleted meanwhile
             }
         }
         return stored
+    }
+
+    /// Whether the portfolio beat the S&P 500 over its last month of closes (a window with a
+    /// top-up in it is not judged: the deposit is not a gain).
+    private func checkMonth(_ closes: [EquitySnapshot], journal: [JournalEntry], owner: UserID, notifier: Notifier) async {
+        let window = Achievement.benchmarkWindow
+        guard closes.count > window, let first = closes.suffix(window + 1).first, let last = closes.last,
+              !journal.contains(where: { $0.kind == .grant && SessionDate($0.createdAt) >= first.date }) else { return }
+        do {
+            let bars = try await source.benchmarkBars("SPX", from: first.date, through: last.date, asOf: .replay(last.date.date)) ?? []
+            let benchmark = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+            if let event = AchievementEvent.closes(closes, benchmark: benchmark, sessions: window) { await notifier.record(event, for: owner) }
+        } catch {
+            logger.notice("beat-the-market not checked", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Settles the option contracts of live portfolios that expired by the close of `last` (each

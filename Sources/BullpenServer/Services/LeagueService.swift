@@ -392,6 +392,35 @@ struct LeagueService: Sendable {
         return moved
     }
 
+    /// Tells the players of each league that ended its final standings (their rank of how many)
+    /// and grants the league achievements; each league once, whichever instance gets there.
+    /// Answers how many leagues were announced.
+    @discardableResult
+    func announceEndings(notifier: Notifier) async throws -> Int {
+        var announced = 0
+        for id in try await store.leaguesToAnnounce() {
+            let league = try await store.league(id)
+            guard league.status(at: time.now()) == .ended, try await store.claimAnnouncement(of: id) else { continue }
+            let standings = try await leaderboard(league, metric: league.defaultMetric).standings
+            await notifier.notify(standings.map { standing in
+                notifier.make(.leagueEnded, for: standing.player, title: "\(league.name) has ended",
+                              body: "Final standings: you finished \(Self.ordinal(standing.rank)) of \(standings.count).",
+                              link: "#/leagues/\(league.id)")
+            })
+            for standing in standings {
+                await notifier.record(.leagueEnded(rank: standing.rank, players: standings.count), for: standing.player)
+            }
+            announced += 1
+        }
+        return announced
+    }
+
+    /// 1st, 2nd, 3rd, 4th, 11th, 21st...
+    static func ordinal(_ n: Int) -> String {
+        let suffix = (11...13).contains(n % 100) ? "th" : (n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th")
+        return "\(n)\(suffix)"
+    }
+
     // MARK: Leaderboards
 
     struct Board: Sendable {

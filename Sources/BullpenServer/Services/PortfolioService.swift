@@ -1,3 +1,4 @@
+import BullpenAPI
 import BullpenCore
 import BullpenMarketData
 import BullpenStore
@@ -74,6 +75,62 @@ struct PortfolioService: Sendable {
             }
         }
         throw StoreError.portfolioChanged
+    }
+
+    // MARK: Top-ups
+
+    /// Whether the portfolio may have a top-up now: the amount, or why not, with the equity and the threshold.
+    struct TopUpCheck: Sendable {
+        var equity: Money
+        var threshold: Money
+        var outcome: Result<Money, TopUp.Refusal>?
+        /// Why there is no outcome: not the player's Main portfolio.
+        var notMain: Bool
+        var version: Int64
+    }
+
+    func topUpCheck(_ id: PortfolioID, owner: UserID) async throws -> TopUpCheck {
+        let (state, valuation) = try await valued(id, owner: owner)
+        let threshold = TopUp.threshold(startingCash: state.portfolio.startingCash)
+        guard try await store.mainPortfolio(of: owner) == id else {
+            return TopUpCheck(equity: valuation.equity, threshold: threshold, outcome: nil, notMain: true, version: state.portfolio.version)
+        }
+        let outcome = TopUp.grant(equity: valuation.equity, cash: state.book.cash, startingCash: state.portfolio.startingCash,
+                                  lastGrant: try await store.lastGrant(of: owner), now: time.now())
+        return TopUpCheck(equity: valuation.equity, threshold: threshold, outcome: outcome, notMain: false, version: state.portfolio.version)
+    }
+
+    /// Grants the top-up the portfolio qualifies for, or throws 409 `top_up_not_available` saying why.
+    func topUp(_ id: PortfolioID, owner: UserID) async throws -> Money {
+        for _ in 1...Self.attempts {
+            let check = try await topUpCheck(id, owner: owner)
+            guard let outcome = check.outcome else { throw APIError(.topUpNotAvailable, Self.topUpReason(check)) }
+            guard case .success(let amount) = outcome else { throw APIError(.topUpNotAvailable, Self.topUpReason(check)) }
+            var stats = try await store.equityStats(of: id, owner: owner)
+            stats.deposit(amount)
+            do {
+                _ = try await store.grantTopUp(amount, to: id, owner: owner, version: check.version, stats: stats)
+                return amount
+            } catch StoreError.portfolioChanged {
+                continue
+            }
+        }
+        throw StoreError.portfolioChanged
+    }
+
+    /// The top-up rule as it stands for this portfolio, in words.
+    static func topUpReason(_ check: TopUpCheck) -> String {
+        if check.notMain { return "Top-ups are for your Main portfolio (your first live one); start other portfolios over with a reset." }
+        switch check.outcome {
+        case .success(let amount)?:
+            return "Your equity (\(check.equity.dollars)) is below a tenth of your starting cash (\(check.threshold.dollars)): you may claim \(amount.dollars) to start again. One top-up every 7 days; it counts as money put in, not as a gain."
+        case .failure(.notBelowThreshold(let equity, let threshold))?:
+            return "A top-up is for a portfolio that has lost almost everything: your equity (\(equity.dollars)) is not below a tenth of your starting cash (\(threshold.dollars))."
+        case .failure(.tooSoon(let next))?:
+            return "One top-up every 7 days: the next can be claimed from \(next.formatted(.iso8601))."
+        case nil:
+            return ""
+        }
     }
 
     // MARK: Orders

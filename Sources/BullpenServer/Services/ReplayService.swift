@@ -3,6 +3,7 @@ import BullpenCore
 import BullpenMarketData
 import BullpenStore
 import Foundation
+import Logging
 
 /// Historical replay (Bazhanga's game): creating a portfolio that starts in the past, moving its
 /// clock forward, ending it and reporting on it. Every price is asked "as of" the portfolio's own
@@ -229,6 +230,30 @@ struct ReplayService: Sendable {
     func benchmarkCloses(from: SessionDate, through end: SessionDate) async throws -> BenchmarkCloses {
         let bars = try await source.benchmarkBars("SPX", from: from.adding(days: -10), through: end, asOf: .replay(end.date)) ?? []
         return BenchmarkCloses(bars: bars)
+    }
+
+    /// Checks the replay achievements after a move: the S&P 500 beaten over the last month of
+    /// closes, a bear-market scenario held through to its end, the end of the data reached.
+    func checkAchievements(_ id: PortfolioID, owner: UserID, from: SessionDate, to: SessionDate, endOfData: Bool, notifier: Notifier) async {
+        do {
+            let snapshots = try await store.equitySnapshots(of: id, owner: owner)
+            let window = Achievement.benchmarkWindow
+            if snapshots.count > window, let first = snapshots.suffix(window + 1).first, let last = snapshots.last {
+                let benchmark = try await benchmarkCloses(from: first.date, through: last.date)
+                if let event = AchievementEvent.closes(snapshots, benchmark: benchmark.byDate, sessions: window) {
+                    await notifier.record(event, for: owner)
+                }
+            }
+            let replay = try await store.portfolio(id, owner: owner).replay
+            if let name = replay?.scenario, let start = replay?.start, let scenario = Scenario.all.first(where: { $0.id == name }),
+               from < scenario.end, to >= scenario.end {
+                let held = AchievementEvent.heldThrough(snapshots, from: start, through: scenario.end)
+                await notifier.record(.scenarioPassed(kind: scenario.kind.rawValue, heldEveryClose: held), for: owner)
+            }
+            if endOfData { await notifier.record(.replayEnded, for: owner) }
+        } catch {
+            BullpenServices.notifyLogger.warning("replay achievements not checked", metadata: ["error": "\(error)"])
+        }
     }
 
     // MARK: Ending and the report

@@ -54,11 +54,13 @@ struct StreamRoutes: RouteCollection {
             socket.onClose.whenComplete { _ in continuation.finish() }
             let subscriber = StreamSubscriber(socket: socket, maxBacklog: maxBacklog)
             let session = StreamSession(hub: hub, subscriber: subscriber, simulated: simulated, request: req,
-                                        authenticated: preauthenticated != nil)
+                                        caller: preauthenticated)
+            let inbox = req.bullpen.inbox
             Task {
                 await session.start()
                 for await text in messages { await session.handle(text) }
                 await hub.remove(subscriber.id)
+                await inbox.detach(subscriber.id)
             }
         })
     }
@@ -90,18 +92,22 @@ actor StreamSession {
     let simulated: Bool
     let request: Request
     var authenticated: Bool
+    private let preauthenticated: Caller?
 
-    init(hub: QuoteHub, subscriber: StreamSubscriber, simulated: Bool, request: Request, authenticated: Bool) {
+    init(hub: QuoteHub, subscriber: StreamSubscriber, simulated: Bool, request: Request, caller: Caller?) {
         self.hub = hub
         self.subscriber = subscriber
         self.simulated = simulated
         self.request = request
-        self.authenticated = authenticated
+        self.authenticated = caller != nil
+        self.preauthenticated = caller
     }
 
     func start() async {
         await hub.add(subscriber)
-        if authenticated {
+        if let preauthenticated {
+            // Notifications come on the stream too, from now on.
+            await request.bullpen.inbox.attach(subscriber, user: preauthenticated.user)
             send(StreamMessage(type: "ready", simulated: simulated))
         } else {
             Task { [weak self] in
@@ -129,7 +135,8 @@ actor StreamSession {
         switch message.type {
         case "auth":
             do {
-                _ = try await request.caller(token: message.token ?? "")
+                let caller = try await request.caller(token: message.token ?? "")
+                if !authenticated { await request.bullpen.inbox.attach(subscriber, user: caller.user) }
                 authenticated = true
                 send(StreamMessage(type: "ready", simulated: simulated))
             } catch {

@@ -57,6 +57,7 @@ export function activityPhrase(a) {
     case 'buy': return a.option ? html`Bought ${count} ${what}` : html`Bought ${formatNumber(a.quantity)} ${what}`;
     case 'sell': return a.option ? html`Sold ${count} ${what}` : html`Sold ${formatNumber(a.quantity)} ${what}`;
     case 'commission': return html`Commission${a.symbol ? html` on ${what}` : ''}`;
+    case 'top_up': return html`Top-up: cash added to bring the portfolio back to its starting cash <span class="badge plain-badge">deposit</span>`;
     case 'option_exercise':
       return a.option ? html`Exercised ${count} ${what}`
         : html`${paid ? 'Bought' : 'Sold'} ${count} ${what} at the strike <span class="badge plain-badge">exercise</span>`;
