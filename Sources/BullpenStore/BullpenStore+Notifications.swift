@@ -117,10 +117,12 @@ extension BullpenStore {
     public func notifications(of user: UserID, after: UUID?, limit: Int) async throws -> [NotificationRecord] {
         var anchor: SQLQueryString = "1 = 1"
         if let after {
-            guard let at = try await sql(db).select().column("created_at").from("notifications").where("id", .equal, after)
-                .where("user_id", .equal, user.uuid).first()?.decode(column: "created_at", as: Date.self)
+            guard try await sql(db).select().column("id").from("notifications").where("id", .equal, after)
+                .where("user_id", .equal, user.uuid).first() != nil
             else { throw StoreError.invalidCursor }
-            anchor = #"("created_at" < \#(bind: at) OR ("created_at" = \#(bind: at) AND "id" < \#(bind: after)))"#
+            // The anchor's time as stored (read back and bound again, a time may not compare equal to itself).
+            let at: SQLQueryString = #"(SELECT "created_at" FROM "notifications" WHERE "id" = \#(bind: after))"#
+            anchor = #"("created_at" < \#(at) OR ("created_at" = \#(at) AND "id" < \#(bind: after)))"#
         }
         return try await sql(db).raw("""
             SELECT * FROM "notifications" WHERE "user_id" = \(bind: user.uuid) AND \(anchor)

@@ -20,8 +20,8 @@ struct NotificationRoutes: RouteCollection {
         let alerts = routes.grouped("alerts")
         alerts.get(use: listAlerts)
         alerts.post(use: createAlert)
-        alerts.delete(":alertID", use: deleteAlert)
-        alerts.post(":alertID", "rearm", use: rearmAlert)
+        alerts.delete(":alertId", use: deleteAlert)
+        alerts.post(":alertId", "rearm", use: rearmAlert)
         let push = routes.grouped("push")
         push.get(use: pushSettings)
         push.put("kinds", use: setPushKinds)
@@ -119,7 +119,7 @@ struct NotificationRoutes: RouteCollection {
     }
 
     static func alertID(_ req: Request) throws -> UUID {
-        guard let id = req.parameters.get("alertID").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("Alert") }
+        guard let id = req.parameters.get("alertId").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("Alert") }
         return id
     }
 

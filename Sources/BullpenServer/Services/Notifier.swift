@@ -84,7 +84,8 @@ struct Notifier: Sendable {
         for notification in notifications {
             let unread = (try? await store.unreadNotifications(of: notification.user)) ?? 0
             await inbox.deliver(notification, unread: unread)
-            await push?.send(notification)
+            // A push service may be slow: what caused the notification does not wait for it.
+            if let push { Task { await push.send(notification) } }
         }
     }
 
