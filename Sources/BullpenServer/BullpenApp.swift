@@ -36,7 +36,8 @@ public enum BullpenApp {
         let throttles: any ThrottleBook = store.backend.isSQLite ? MemoryThrottleBook() : DatabaseThrottleBook(store: store)
         let inbox = Inbox()
         let push = PushSender.make(store: store, configuration: configuration, logger: app.logger)
-        let notifier = Notifier(store: store, inbox: inbox, push: push, logger: BullpenServices.notifyLogger)
+        let background = BackgroundTasks()
+        let notifier = Notifier(store: store, inbox: inbox, push: push, background: background, logger: BullpenServices.notifyLogger)
         let alertMonitor = marketData.map { AlertMonitor(store: store, source: $0, notifier: notifier, logger: app.logger) }
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
@@ -53,13 +54,18 @@ public enum BullpenApp {
             // With N instances a player may send up to N times the limit; logins and registrations,
             // which guard accounts, are counted in the database.
             orders: RateLimiter(name: "orders", limit: configuration.ordersPerMinute, window: 60, time: time, book: MemoryThrottleBook()),
-            time: time, configuration: configuration, inbox: inbox, push: push, alertMonitor: alertMonitor)
+            time: time, configuration: configuration, inbox: inbox, push: push, alertMonitor: alertMonitor,
+            background: background)
+        app.lifecycle.use(BackgroundTasksLifecycle(tasks: background))
 
         app.http.server.configuration.hostname = configuration.host
         app.http.server.configuration.port = configuration.port
         // A connection with nothing read or written for this long is closed (keep-alive
         // connections left open, clients gone silent); streams ping well within it.
-        app.http.server.configuration.idleTimeout = .seconds(configuration.idleTimeout.components.seconds)
+        // Behind the connection guard, the guard closes idle clients (never one whose answer is
+        // still being made); Vapor's own timeout, which closes a connection even then, only backs it up.
+        app.http.server.configuration.idleTimeout = configuration.connectionGuard
+            ? .hours(1) : .seconds(configuration.idleTimeout.components.seconds)
         app.routes.defaultMaxBodySize = "1mb"
         app.routes.caseInsensitive = false
 

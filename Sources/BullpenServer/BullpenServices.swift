@@ -25,9 +25,11 @@ struct BullpenServices: Sendable {
     let push: PushSender?
     /// Price alerts' checks; nil without market data.
     let alertMonitor: AlertMonitor?
+    /// Work beside the answers, waited for at shutdown.
+    let background: BackgroundTasks
 
     /// Achievements and notifications.
-    var notifier: Notifier { Notifier(store: store, inbox: inbox, push: push, logger: Self.notifyLogger) }
+    var notifier: Notifier { Notifier(store: store, inbox: inbox, push: push, background: background, logger: Self.notifyLogger) }
     static let notifyLogger = Logger(label: "bullpen.notify")
 
     /// Portfolios, valuations and orders: the store and the market data together.

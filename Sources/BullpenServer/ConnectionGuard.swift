@@ -393,6 +393,8 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
+        // A request still being answered (a slow one) is not idleness: its answer restarts the clock.
+        guard owed == 0, !answering else { return }
         phase = .closing
         context.close(promise: nil)
     }

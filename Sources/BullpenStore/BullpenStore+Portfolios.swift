@@ -119,7 +119,7 @@ extension BullpenStore {
     /// by portfolio and period finds none at once).
     func deposits(of portfolio: UUID, period: Int, on db: any Database) async throws -> Money {
         let row = try await sql(db).raw("""
-            SELECT COALESCE(SUM("cash_delta_cents"), 0) AS "total" FROM "journal_entries"
+            SELECT CAST(COALESCE(SUM("cash_delta_cents"), 0) AS BIGINT) AS "total" FROM "journal_entries"
             WHERE "portfolio_id" = \(bind: portfolio) AND "period" = \(bind: period) AND "kind" = \(bind: JournalEntry.Kind.grant.rawValue)
             """).first()
         return Money(cents: try row?.decode(column: "total", as: Int64.self) ?? 0)

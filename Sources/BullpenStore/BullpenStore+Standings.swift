@@ -169,7 +169,7 @@ extension BullpenStore {
                    "s"."peak_cents", "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares", "m"."joined_at",
                    CASE WHEN \(onBoard) THEN 1 ELSE 0 END AS "on_board",
                    (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades",
-                   (SELECT COALESCE(SUM("j"."cash_delta_cents"), 0) FROM "journal_entries" AS "j" WHERE "j"."portfolio_id" = "p"."id"
+                   (SELECT CAST(COALESCE(SUM("j"."cash_delta_cents"), 0) AS BIGINT) FROM "journal_entries" AS "j" WHERE "j"."portfolio_id" = "p"."id"
                     AND "j"."kind" = 'grant' AND "j"."period" = "p"."period") AS "deposits"
             FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
             LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"

@@ -28,11 +28,14 @@ struct AuthorizationTests {
             (.GET, "/api/v1/portfolios/\(portfolio)/report", nil),
             (.POST, "/api/v1/portfolios/\(portfolio)/options/MSFT261218C00100000/exercise", #"{"contracts":1}"#),
             (.POST, "/api/v1/portfolios/\(portfolio)/options/MSFT261218C00100000/exercise/preview", #"{"contracts":1}"#),
+            (.GET, "/api/v1/portfolios/\(portfolio)/top-up", nil),
+            (.POST, "/api/v1/portfolios/\(portfolio)/top-up", nil),
         ]
     }
 
     /// The routes of a player's own things outside portfolios and leagues, with a body where one
-    /// is needed: `{W}` is a watchlist of theirs. Another player gets 404 on those naming `{W}`.
+    /// is needed: `{W}` is a watchlist of theirs, `{A}` a price alert. Another player gets 404 on
+    /// those naming either.
     static let userRoutes: [(HTTPMethod, String, String?)] = [
         (.GET, "/api/v1/me", nil),
         (.GET, "/api/v1/portfolios", nil),
@@ -47,6 +50,17 @@ struct AuthorizationTests {
         (.PUT, "/api/v1/me/avatar", nil),
         (.DELETE, "/api/v1/me/avatar", nil),
         (.GET, "/api/v1/feed", nil),
+        (.GET, "/api/v1/notifications", nil),
+        (.GET, "/api/v1/notifications/unread", nil),
+        (.POST, "/api/v1/notifications/read", #"{"all":true}"#),
+        (.GET, "/api/v1/alerts", nil),
+        (.POST, "/api/v1/alerts", #"{"symbol":"MSFT","condition":"above","value":"500"}"#),
+        (.POST, "/api/v1/alerts/{A}/rearm", nil),
+        (.DELETE, "/api/v1/alerts/{A}", nil),
+        (.GET, "/api/v1/push", nil),
+        (.PUT, "/api/v1/push/kinds", #"{"kinds":[]}"#),
+        (.POST, "/api/v1/push/subscriptions", #"{"endpoint":"https://fcm.googleapis.com/fcm/send/x","keys":{"p256dh":"x","auth":"y"}}"#),
+        (.POST, "/api/v1/push/unsubscribe", #"{"endpoint":"https://fcm.googleapis.com/fcm/send/x"}"#),
         // These end the caller's credentials: last.
         (.POST, "/api/v1/me/password", #"{"currentPassword":"wrong password!","newPassword":"another long passphrase"}"#),
         (.DELETE, "/api/v1/me", #"{"password":"wrong password!"}"#),
@@ -116,11 +130,13 @@ struct AuthorizationTests {
             let bob = try await server.register()
             let list = try await server.send(.POST, "/api/v1/watchlists", token: alice.accessToken, json: CreateWatchlistRequest(name: "Mine"))
                 .decode(WatchlistDTO.self)
+            let alert = try await server.send(.POST, "/api/v1/alerts", token: alice.accessToken,
+                                              json: CreateAlertRequest(symbol: "MSFT", condition: "below", value: "1")).decode(AlertDTO.self)
             for (method, path, body) in Self.userRoutes {
-                let concrete = path.replacingOccurrences(of: "{W}", with: list.id)
+                let concrete = path.replacingOccurrences(of: "{W}", with: list.id).replacingOccurrences(of: "{A}", with: alert.id)
                 let anonymous = try await server.send(method, concrete, body: body)
                 #expect(anonymous.status == 401, "\(method) \(path) without a token: \(anonymous.status)")
-                if path.contains("{W}") {
+                if path.contains("{W}") || path.contains("{A}") {
                     let other = try await server.send(method, concrete, token: bob.accessToken, body: body)
                     #expect(other.status == 404, "\(method) \(path) by another player: \(other.status)")
                 }
@@ -128,6 +144,8 @@ struct AuthorizationTests {
             // Alice's list is as it was.
             let lists = try await server.send(.GET, "/api/v1/watchlists", token: alice.accessToken).decode(WatchlistList.self)
             #expect(lists.watchlists.map(\.id) == [list.id] && lists.watchlists[0].symbols.isEmpty)
+            let alerts = try await server.send(.GET, "/api/v1/alerts", token: alice.accessToken).decode(AlertList.self)
+            #expect(alerts.alerts.map(\.id) == [alert.id] && alerts.alerts[0].armed)
             // Every public route answers without a token (a 401 would mean it is not public after all).
             for (method, path) in Self.publicRoutes where method == .GET && !path.contains("{") && path != "/api/v1/stream" {
                 let reply = try await server.send(method, path == "/api/v1/quotes" ? path + "?symbols=MSFT" : path)

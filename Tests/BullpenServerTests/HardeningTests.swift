@@ -357,6 +357,24 @@ struct HardeningTests {
         }
     }
 
+    /// A request whose answer takes longer than the idle timeout (a slow provider) is not idle:
+    /// it gets its answer, and the connection is closed only after a quiet idle timeout.
+    @Test func aSlowAnswerIsNotIdleness() async throws {
+        let gated = GatedMarketData(base: try await MovableMarketData.tiny())
+        try await withServer(source: gated, configure: { $0.idleTimeout = .seconds(1) }) { server in
+            gated.close()
+            let (channel, received) = try await Self.rawConnection(server)
+            try await channel.writeAndFlush(ByteBuffer(string: "GET /api/v1/quotes?symbols=MSFT HTTP/1.1\r\nHost: x\r\n\r\n")).get()
+            let deadline = ContinuousClock.now + .seconds(20)
+            while gated.arrivals == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(2_500))   // more than two idle timeouts
+            gated.open()
+            #expect(try await Self.closes(channel, within: .seconds(20)), "closed once idle after the answer")
+            let answer = String(decoding: received.bytes.withLock { $0 }, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 200 ") && answer.contains(#""symbol":"MSFT""#), "\(answer)")
+        }
+    }
+
     /// A slowloris: a head trickled a byte at a time never becomes a request. The connection is
     /// answered 408 and closed when the header timeout passes since its first byte, however
     /// often bytes come; a body that stops coming is cut the same way, while one that keeps
@@ -392,13 +410,13 @@ struct HardeningTests {
             let stalledAnswer = String(decoding: stalledReceived.bytes.withLock { $0 }, as: UTF8.self)
             #expect(stalledAnswer.hasPrefix("HTTP/1.1 408 ") && stalledAnswer.contains("request_timeout"), "\(stalledAnswer)")
 
-            // A body that keeps coming, a byte a second for longer than the body timeout, is read whole.
+            // A body that keeps coming, four bytes every half second for longer than the body timeout, is read whole.
             let (slow, slowReceived) = try await Self.rawConnection(server)
             let body = #"{"username":"nobody","password":"x"}"#
             try await slow.writeAndFlush(ByteBuffer(string: "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")).get()
-            let chunks = stride(from: 0, to: body.utf8.count, by: 9).map { Array(body.utf8)[$0..<min($0 + 9, body.utf8.count)] }
+            let chunks = stride(from: 0, to: body.utf8.count, by: 4).map { Array(body.utf8)[$0..<min($0 + 4, body.utf8.count)] }
             for chunk in chunks {
-                try await Task.sleep(for: .milliseconds(1_000))
+                try await Task.sleep(for: .milliseconds(500))
                 try await slow.writeAndFlush(ByteBuffer(bytes: chunk)).get()
             }
             let deadline = ContinuousClock.now + .seconds(10)
@@ -422,6 +440,8 @@ struct HardeningTests {
     /// differently (`Transfer-Encoding: Chunked`, another coding, chunked in HTTP/1.0) must never
     /// become a second request on the guard's trusted socket, where it could name any client.
     @Test func aBodyCannotSmuggleARequestPastTheGuard() async throws {
+        // (Writes may meet a connection the guard already answered and closed, on a loaded
+        // machine: what counts is what came back, checked below.)
         try await withServer(configure: { $0.headerTimeout = .seconds(3) }) { server in
             let name = "smuggled\(Int.random(in: 1000...9999))"
             let inner = #"{"username":"\#(name)","password":"correct horse battery 9"}"#
@@ -429,14 +449,14 @@ struct HardeningTests {
                 + "Content-Type: application/json\r\nContent-Length: \(inner.utf8.count)\r\n\r\n\(inner)"
             let chunk = String(smuggled.utf8.count, radix: 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
             let (channel, received) = try await Self.rawConnection(server)
-            try await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n" + chunk)).get()
+            try? await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n" + chunk)).get()
             let answers = try await Self.collected(received, settle: .seconds(1))
             #expect(answers.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "one request, one answer: \(answers)")
             try? await channel.close().get()
             // TRACE may not have a body: its body is dropped, not passed on as bytes of their own.
             let content = smuggled.dropFirst(5)
             let (trace, traceReceived) = try await Self.rawConnection(server)
-            try await trace.writeAndFlush(ByteBuffer(string: "TRACE /health HTTP/1.1\r\nHost: x\r\nContent-Length: \(content.utf8.count)\r\n\r\n\(content)")).get()
+            try? await trace.writeAndFlush(ByteBuffer(string: "TRACE /health HTTP/1.1\r\nHost: x\r\nContent-Length: \(content.utf8.count)\r\n\r\n\(content)")).get()
             let traced = try await Self.collected(traceReceived, settle: .seconds(1))
             #expect(traced.hasPrefix("HTTP/1.1 405 ") && traced.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "\(traced)")
             try? await trace.close().get()
@@ -446,7 +466,7 @@ struct HardeningTests {
                          "POST /api/v1/auth/login HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
                          "GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nContent-Length: 5\r\n\r\nhello"] {
                 let (refused, refusedReceived) = try await Self.rawConnection(server)
-                try await refused.writeAndFlush(ByteBuffer(string: head)).get()
+                try? await refused.writeAndFlush(ByteBuffer(string: head)).get()
                 #expect(try await Self.closes(refused, within: .seconds(10)))
                 let answer = String(decoding: refusedReceived.bytes.withLock { $0 }, as: UTF8.self)
                 #expect(answer.hasPrefix("HTTP/1.1 400 ") && answer.contains(#""code":"bad_request""#), "\(head): \(answer)")

@@ -109,7 +109,7 @@ struct NotificationAPITests {
             #expect(page.notifications.last?.title == "\(bob.username) follows you")
             #expect(page.unread == 3 && page.notifications.allSatisfy { !$0.read })
             // Bob sees them in his feed (achievements are public, like the profile).
-            let feed = try await server.feed(bob)
+            let feed = try await server.feed(bob, achievements: true)
             #expect(feed.items.filter { $0.kind == "achievement" }.map { $0.achievement?.id } == ["ten-trades", "first-trade"])
             // Another player's profile shows only what was earned.
             let seen = try await server.profile(bob, alice.username).decode(ProfileDTO.self)

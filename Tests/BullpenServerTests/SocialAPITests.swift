@@ -27,10 +27,14 @@ extension TestServer {
         try await send(.GET, "/api/v1/users/\(username)", token: viewer.accessToken)
     }
 
-    func feed(_ player: Player, query: String = "") async throws -> FeedPage {
+    /// The player's feed; achievements (granted beside the answers, a moment later) left out
+    /// unless asked for.
+    func feed(_ player: Player, query: String = "", achievements: Bool = false) async throws -> FeedPage {
         let reply = try await send(.GET, "/api/v1/feed\(query)", token: player.accessToken)
         try #require(reply.status == 200, "feed: \(reply.text)")
-        return try reply.decode(FeedPage.self)
+        var page = try reply.decode(FeedPage.self)
+        if !achievements { page.items.removeAll { $0.kind == "achievement" } }
+        return page
     }
 
     func setVisibility(_ player: Player, _ visibility: String, portfolio: String? = nil) async throws {
@@ -185,14 +189,17 @@ struct SocialAPITests {
             try await server.setVisibility(alice, "public")
             for _ in 0..<7 { #expect(try await server.order(alice, "buy", 1, "ACME").status == 201) }
             let league = try await server.createLeague(alice, #"{"name":"Same Time League","visibility":"public"}"#)
-            let all = try await server.feed(bob, query: "?limit=100").items
+            // Her achievements, at the same time too: a first trade, a public portfolio, a league.
+            for achievement in ["first-trade", "open-book", "league-joiner"] { _ = try await server.waitForAchievement(alice, achievement) }
+            let all = try await server.feed(bob, query: "?limit=100", achievements: true).items
             // (The join's time is stored by another path, to another precision: it may not tie with the fills'.)
-            #expect(all.count == 8 && Set(all.filter { $0.kind == "trade" }.map(\.at)).count == 1)
+            #expect(all.count == 11 && Set(all.filter { $0.kind == "trade" }.map(\.at)).count == 1)
             #expect(all.filter { $0.kind == "trade" }.count == 7 && all.filter { $0.kind == "league_joined" }.count == 1)
+            #expect(all.filter { $0.kind == "achievement" }.count == 3)
             for size in [1, 2, 3] {
                 var paged: [String] = [], cursor: String?
                 repeat {
-                    let page = try await server.feed(bob, query: "?limit=\(size)" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                    let page = try await server.feed(bob, query: "?limit=\(size)" + (cursor.map { "&cursor=\($0)" } ?? ""), achievements: true)
                     paged += page.items.map(\.id)
                     cursor = page.nextCursor
                 } while cursor != nil

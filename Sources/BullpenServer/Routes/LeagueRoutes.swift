@@ -72,6 +72,9 @@ struct LeagueRoutes: RouteCollection {
         let caller = try await req.caller()
         let body = try req.decodeJSON(CreateLeagueRequest.self)
         let (league, _) = try await req.bullpen.leagues.create(owner: caller.user, body)
+        // Its owner plays in it.
+        await req.bullpen.notifier.record(.joinedLeague(leagues: try await req.bullpen.store.achievementCounts(of: caller.user).leagues),
+                                          for: caller.user)
         let response = try jsonResponse(try await detail(league, req: req, caller: caller.user), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/leagues/\(league.id)")
         return response

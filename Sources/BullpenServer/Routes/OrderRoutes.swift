@@ -42,7 +42,7 @@ struct OrderRoutes: RouteCollection {
             if let note { order.priceNote = note }
             // Achievements are checked beside the answer, not before it.
             let notifier = req.bullpen.notifier, marketData = req.bullpen.marketData, user = caller.user
-            Task { await notifier.traded(executed, book: book, user: user, marketData: marketData) }
+            req.bullpen.background.run { await notifier.traded(executed, book: book, user: user, marketData: marketData) }
         case .replayed(let earlier): order = OrderDTO(earlier)
         case .remembered(let stored): return Self.replay(stored)
         }

@@ -4,6 +4,7 @@ import BullpenMarketData
 import BullpenStore
 import Foundation
 import Logging
+import Synchronization
 import Vapor
 
 /// The players' open streams, by player: where a notification is delivered the moment it is made.
@@ -37,6 +38,7 @@ struct Notifier: Sendable {
     let store: BullpenStore
     let inbox: Inbox
     let push: PushSender?
+    let background: BackgroundTasks
     let logger: Logger
 
     /// Grants what `event` earns `user` (each achievement once), and tells them.
@@ -85,7 +87,7 @@ struct Notifier: Sendable {
             let unread = (try? await store.unreadNotifications(of: notification.user)) ?? 0
             await inbox.deliver(notification, unread: unread)
             // A push service may be slow: what caused the notification does not wait for it.
-            if let push { Task { await push.send(notification) } }
+            if let push { background.run { await push.send(notification) } }
         }
     }
 
@@ -100,4 +102,40 @@ extension NotificationDTO {
         self.init(id: notification.id.uuidString.lowercased(), kind: notification.kind.rawValue, title: notification.title,
                   body: notification.body, link: notification.link, createdAt: notification.createdAt, read: notification.readAt != nil)
     }
+}
+
+/// Work started beside an answer (achievement checks after an order, pushes) that the server
+/// waits for when it shuts down, before it closes the database: none of it is cut off halfway or
+/// left to touch a closed store.
+final class BackgroundTasks: Sendable {
+    private let running = Mutex<(tasks: [UUID: Task<Void, Never>], closed: Bool)>(([:], false))
+
+    /// Starts `work`, unless the server is shutting down.
+    func run(_ work: @escaping @Sendable () async -> Void) {
+        let id = UUID()
+        running.withLock { state in
+            guard !state.closed else { return }
+            state.tasks[id] = Task {
+                await work()
+                self.running.withLock { _ = $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Takes no more work and waits for what runs.
+    func finish() async {
+        let tasks = running.withLock { state in
+            state.closed = true
+            return Array(state.tasks.values)
+        }
+        for task in tasks { await task.value }
+    }
+
+    var count: Int { running.withLock { $0.tasks.count } }
+}
+
+/// Waits for the background work when the application shuts down.
+struct BackgroundTasksLifecycle: LifecycleHandler {
+    let tasks: BackgroundTasks
+    func shutdownAsync(_ application: Application) async { await tasks.finish() }
 }
