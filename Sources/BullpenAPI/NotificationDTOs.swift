@@ -22,7 +22,7 @@ public struct NotificationDTO: Codable, Sendable, Hashable {
     public var kind: String
     public var title: String
     public var body: String
-    /// Where in the app it leads (`#/stocks/AAPL`), if anywhere.
+    /// Where in the app it leads (`#/stock/AAPL`), if anywhere.
     public var link: String?
     public var createdAt: Date
     public var read: Bool

@@ -31,7 +31,7 @@ public struct NotificationRecord: Sendable, Hashable, Identifiable {
     public var kind: NotificationKind
     public var title: String
     public var body: String
-    /// An app route (`#/stocks/AAPL`, `#/leagues/<id>`), or nil.
+    /// An app route (`#/stock/AAPL`, `#/leagues/<id>`), or nil.
     public var link: String?
     public var createdAt: Date
     public var readAt: Date?

@@ -738,6 +738,9 @@ extension Application {
     /// configuration turns the guard off (`BULLPEN_CONNECTION_GUARD=off`, for a reverse proxy
     /// that does the same), when Vapor listens on the address itself.
     public func startServing(host: String, port: Int) async throws -> Int {
+        // The lifecycle handlers' boot: the background jobs (closing equity, league schedules,
+        // price alerts) start here. Vapor boots only through its own commands, which are not used.
+        try await asyncBoot()
         let configuration = bullpen.configuration
         guard configuration.connectionGuard else {
             try await server.start(address: .hostname(host, port: port))

@@ -246,7 +246,7 @@ extension BullpenStore {
                     id: self.ids.makeUUID(), user: alert.user, kind: .alert,
                     title: "\(alert.symbol.rawValue) at \(price.dollars)",
                     body: "Your alert fired: \(alert.symbol.rawValue) \(alert.condition.phrase).",
-                    link: "#/stocks/\(alert.symbol.rawValue)", createdAt: now)
+                    link: "#/stock/\(alert.symbol.rawValue)", createdAt: now)
                 try await self.insert(notification, on: db)
                 notifications.append(notification)
             }

@@ -192,7 +192,7 @@ struct NotificationAPITests {
             #expect(fired.limit == 50 && fired.alerts.count == 1)
             #expect(fired.alerts[0].armed == false && fired.alerts[0].triggeredPrice == "410.00")
             let note = try #require(try await server.notifications(dana).notifications.first)
-            #expect(note.kind == "alert" && note.title == "MSFT at $410.00" && note.link == "#/stocks/MSFT")
+            #expect(note.kind == "alert" && note.title == "MSFT at $410.00" && note.link == "#/stock/MSFT")
             #expect(note.body == "Your alert fired: MSFT rises to $410.00 or above.")
             // Re-armed, it fires again while the price holds.
             let rearmed = try await server.send(.POST, "/api/v1/alerts/\(alert.id)/rearm", token: dana.accessToken)
@@ -207,6 +207,21 @@ struct NotificationAPITests {
             for n in 0..<50 { #expect(try await create(dana, "ACME", "below", "\(n + 1)").status == 201) }
             let full = try await create(dana, "ACME", "below", "0.5")
             #expect(full.status == 409 && full.errorCode == "too_many_alerts", "\(full.text)")
+        }
+    }
+
+    /// The served application boots its background jobs: alerts are checked without anyone asking.
+    @Test func alertsAreCheckedByThemselves() async throws {
+        try await withServer(configure: { $0.alertInterval = .milliseconds(100) }) { server in
+            let player = try await server.register()
+            let client = try await StreamClient.connect(server, token: player.accessToken)
+            try await client.wait { $0.type == "ready" }
+            let made = try await server.send(.POST, "/api/v1/alerts", token: player.accessToken,
+                                             json: CreateAlertRequest(symbol: "MSFT", condition: "below", value: "500"))
+            #expect(made.status == 201)
+            let live = try await client.wait(seconds: 15) { $0.type == "notification" }
+            #expect(live.notification?.kind == "alert" && live.unread == 1)
+            await client.close()
         }
     }
 

@@ -75,6 +75,10 @@ final class TestServer: Sendable {
         config.bcryptCost = 4   // production uses 12; tests would take minutes
         config.registrationsPerAddress = 100_000   // every test player comes from loopback
         config.ordersPerMinute = 1_000_000   // tests place orders as fast as they can
+        // The background jobs run only where a test asks for them (most run them by hand).
+        config.closingEquityJob = false
+        config.leagueScheduleJob = false
+        config.alertInterval = .zero
         configure(&config)
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath), time: time, logger: quietLogger)
         try await store.migrate()

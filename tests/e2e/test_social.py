@@ -56,11 +56,13 @@ def test_following_a_player_shows_their_shared_trades_in_the_feed(server, driver
     wait(follower).until(lambda d: d.execute_script("return document.getElementById('follow')?.getAttribute('aria-pressed')") == "true")
     text_in(follower, "#followers-count", "1 follower")
 
-    # A trade in a private portfolio shows nowhere; once shared, it is in the feed, without the quantity.
+    # A trade in a private portfolio shows nowhere (the achievement it earned does: achievements are
+    # public, like the profile); once shared, it is in the feed, without the quantity.
     buy(trader, "MSFT", 7)
     go(follower, server, "people")
     loaded(follower, "people")
-    visible(follower, "#empty-feed")
+    assert [i["kind"] for i in fetch_json(follower, "/api/v1/feed")["json"]["items"]] in ([], ["achievement"])
+    assert "bought" not in visible(follower, "#feed").text
     share(trader, server, trader_name, "public")
     buy(trader, "AAPL", 3)
     follower.refresh()
@@ -70,7 +72,7 @@ def test_following_a_player_shows_their_shared_trades_in_the_feed(server, driver
     assert any("bought AAPL" in t for t in texts) and any("bought MSFT" in t for t in texts), texts
     assert not any("bought 3" in t or "bought 7" in t for t in texts), texts
     feed = fetch_json(follower, "/api/v1/feed")["json"]["items"]
-    assert [i["trade"]["symbol"] for i in feed] == ["AAPL", "MSFT"]
+    assert [i["trade"]["symbol"] for i in feed if i["kind"] == "trade"] == ["AAPL", "MSFT"]
 
     # The profile shows the shared portfolio as weights (the server's figures), no amounts.
     go(follower, server, f"people/{trader_name}")

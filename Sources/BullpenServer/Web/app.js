@@ -7,6 +7,7 @@ import { refreshMarket } from '/market-status.js';
 import { startRouter } from '/router.js';
 import { loadPortfolios } from '/portfolios.js';
 import { restoreSession } from '/api.js';
+import { startNotifications } from '/notifications.js';
 
 startAppearance();
 startBanners();
@@ -19,4 +20,5 @@ setInterval(refreshMarket, 60_000);
 await restoreSession();
 // The banners show a selected replay's date on every screen, also on one that loads no portfolio.
 if (currentSession()) loadPortfolios().catch(() => {});
+startNotifications();
 startRouter();

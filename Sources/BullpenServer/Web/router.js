@@ -20,6 +20,7 @@ const ROUTES = {
   report:    { load: () => import('/screens/report.js'), access: 'user', tab: 'profiles' },
   leagues:   { load: () => import('/screens/leagues.js'), access: 'user', tab: 'leagues' },
   people:    { load: () => import('/screens/people.js'), access: 'user', tab: 'people' },
+  notifications: { load: () => import('/screens/notifications.js'), access: 'user', tab: 'notifications' },
   settings:  { load: () => import('/screens/settings.js'), access: 'user', tab: 'settings' },
   help:      { load: () => import('/screens/help.js'), access: 'any', tab: 'help' },
 };

@@ -1,6 +1,7 @@
 // Help (#/help): how buying, selling, charts and P&L work, how a replay of the past is played
 // (profiles, time, trading at a day's close, trends, the report), leagues, people (what others see,
-// following, blocking), and options (calls and puts with an example each, exercise and expiry,
+// following, blocking, achievements), notifications, price alerts and top-ups (#/help/starting-over
+// opens there), and options (calls and puts with an example each, exercise and expiry,
 // writing and assignment, time decay, how prices are modelled; #/help/options opens there). Open to everyone.
 import { html } from '/html.js';
 import { view } from '/router.js';
@@ -34,6 +35,14 @@ const PEOPLE_TOPICS = [
   ['What others can see', html`Nothing of yours is shown unless you choose: your cash, orders and history stay private. On your profile (<strong>People</strong>, then <strong>My profile</strong>) you choose for each portfolio: <strong>Private</strong>, <strong>Public</strong> (its return, and each holding as a share of the whole, never amounts) or <strong>Public with amounts</strong> (how many shares, and what they are worth). Your username, display name, picture, the date you joined and the public leagues you play in are public.`],
   ['Following and the feed', html`Find a player by the start of their username in <strong>People</strong>, open their profile and tap <strong>Follow</strong>. Your <strong>Feed</strong> then shows the trades they make in the portfolios they share, newest first, and the public leagues they join. If they make a portfolio private again, its trades leave your feed at once.`],
   ['Blocking', html`On a player's profile, tap <strong>Block</strong>: you stop following each other, and neither of you sees the other's profile, trades or name in searches. Unblock them from your own profile.`],
+  ['Achievements', html`Things worth doing earn a badge on your profile, once each, with the date: your first trade, your first profit, ten trades, holding five sectors at once, beating the S&amp;P 500 over a month, a podium in a league of five or more, holding on through a bear market in a replay, a week or a month of signing in every day, and more. Your own profile lists the ones still to earn. Players who follow you see the ones you earn in their feed.`],
+];
+
+/** Notifications and starting over: [id, title, text]. */
+const INBOX_TOPICS = [
+  ['inbox', 'Notifications', html`The bell (<strong>Inbox</strong>) counts what happened while you were away: an achievement, a price alert, a new follower, someone joining your league, the end of a league with your final rank. Open it to read them; each leads to where it is about. In <a href="#/settings">Settings</a> you can also get them as <strong>browser notifications</strong> on a device, even when Bullpen is closed, and choose which kinds.`],
+  ['alerts', 'Price alerts', html`On a company's page, under <strong>Price alerts</strong>, ask to be told when its price rises to or above a value, falls to or below one, or moves by some percent in a day. Alerts watch the live market, a few seconds apart; each tells you once, then waits until you <strong>re-arm</strong> it. You can keep up to 50; Settings lists them all.`],
+  ['starting-over', 'Starting over: top-ups and resets', html`Lost almost everything? When your <strong>Main</strong> portfolio (your first live one) is worth less than a tenth of its starting cash, the portfolio screen offers a <strong>top-up</strong> back to the starting cash, once every 7 days. It shows in History as a deposit, and your return counts it as money you put in, never as a gain: the loss stays on your record, so that a top-up is a second chance, not a way to climb a leaderboard. Or <strong>Reset</strong> the portfolio to start it over from nothing (its past stays in History).`],
 ];
 
 /** The option topics: [id, title, paragraphs]. The figures are examples, not prices from the market. */
@@ -67,12 +76,15 @@ export default function helpScreen({ params = [] } = {}) {
     <h2 id="people-help">People: following and sharing</h2>
     <p>Follow other players to learn from what they do. Open <a href="#/people">People</a> to find them.</p>
     ${PEOPLE_TOPICS.map(([title, text]) => html`<div class="card gap-top"><h3 class="flush-top">${title}</h3><p>${text}</p></div>`)}
+    <h2 id="inbox-help">Notifications, alerts and starting over</h2>
+    ${INBOX_TOPICS.map(([id, title, text]) => html`<div class="card gap-top" id="${id}" tabindex="-1"><h3 class="flush-top">${title}</h3><p>${text}</p></div>`)}
     <h2 id="options-help" tabindex="-1">Options: calls and puts</h2>
     <p>An option is a contract about 100 shares of a company: the right to buy them (a call) or to sell them (a put) at a set price until a set date. You can lose all you paid for it, but never more. Open a company's page and scroll to <strong>Options</strong>.</p>
     ${OPTION_TOPICS.map(([id, title, paragraphs]) => html`<div class="card gap-top" id="${id}"><h3 class="flush-top">${title}</h3>${paragraphs.map((text) => html`<p>${text}</p>`)}</div>`)}
     ${currentSession() ? '' : html`<p><a href="#/login">Back to log in</a></p>`}`);
-  if (params[0] === 'options') {
-    const section = document.getElementById('options-help');
+  const target = params[0] === 'options' ? 'options-help' : INBOX_TOPICS.some(([id]) => id === params[0]) ? params[0] : null;
+  if (target) {
+    const section = document.getElementById(target);
     section.scrollIntoView();
     section.focus({ preventScroll: true });
   }

@@ -33,6 +33,8 @@ function feedItem(item) {
     const verb = t.side === 'buy' ? 'bought' : 'sold';
     what = html`${verb} ${t.quantity != null ? html`${formatNumber(t.quantity)} ` : ''}<strong>${t.symbol}</strong>
       at ${formatPrice(t.price)}${t.replayDate ? html`, the close of ${formatDate(t.replayDate)} in a replay,` : ''} in <em>${t.portfolioName}</em>`;
+  } else if (item.kind === 'achievement') {
+    what = html`earned <strong>★ ${item.achievement.name}</strong> <span class="small muted">(${item.achievement.description})</span>`;
   } else {
     what = html`joined the league <a href="#/leagues/${item.league.id}">${item.league.name}</a>`;
   }
@@ -42,6 +44,8 @@ function feedItem(item) {
 }
 
 export default async function peopleScreen(context) {
+  // #/people/me: my own profile (notifications of my achievements lead there).
+  if (context.params[0] === 'me') return profileScreen(context, (await api('/api/v1/me')).username);
   if (context.params[0]) return profileScreen(context, context.params[0]);
   const { live, onLeave } = context;
   const me = await api('/api/v1/me');
@@ -115,6 +119,20 @@ function publicPortfolio(portfolio) {
     ${weightBars(portfolio)}</article>`;
 }
 
+/** Achievements: earned ones with their dates; on my own profile, the rest to aim for. */
+function achievementsSection(profile, name) {
+  const earned = profile.achievements.filter((a) => a.earnedAt);
+  const locked = profile.achievements.filter((a) => !a.earnedAt);
+  const badge = (a) => html`<li class="achievement ${a.earnedAt ? '' : 'locked'}" data-achievement="${a.id}">
+    <span class="medal" aria-hidden="true">${a.earnedAt ? '★' : '☆'}</span>
+    <span><strong>${a.name}</strong><span class="small">${a.description}</span>
+      <span class="small muted">${a.earnedAt ? html`Earned ${formatDate(a.earnedAt)}` : 'Not yet'}</span></span></li>`;
+  return html`<section aria-labelledby="achievements-title"><h2 id="achievements-title">Achievements
+      <span class="small muted">${earned.length}${profile.isMe ? ` of ${profile.achievements.length}` : ''}</span></h2>
+    <div class="card">${earned.length === 0 && !profile.isMe ? html`<p id="no-achievements">${name} has not earned one yet.</p>`
+      : html`<ul class="achievements" id="achievements">${earned.map(badge)}${locked.map(badge)}</ul>`}</div></section>`;
+}
+
 async function profileScreen(context, username) {
   const { live } = context;
   view(html`<h1>${username}</h1><p class="loading">Loading…</p>`);
@@ -151,6 +169,7 @@ async function profileScreen(context, username) {
       ${profile.portfolios.length === 0
         ? html`<div class="card"><p id="no-shared">${profile.isMe ? 'You share no portfolio: choose below which ones others may see.' : `${name} shares no portfolio.`}</p></div>`
         : html`<div class="grid-cards">${profile.portfolios.map(publicPortfolio)}</div>`}</section>
+    ${achievementsSection(profile, name)}
     ${profile.leagues.length ? html`<section aria-labelledby="leagues-title"><h2 id="leagues-title">Public leagues</h2>
       <div class="card"><ul class="list">${profile.leagues.map((l) => html`<li><a href="#/leagues/${l.id}">${l.name}</a></li>`)}</ul></div></section>` : ''}
     ${profile.isMe ? html`<div id="own"></div>` : ''}

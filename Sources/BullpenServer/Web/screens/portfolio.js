@@ -5,8 +5,9 @@
 // and rules instead: its clock is the league's (moved by the league's owner), and it cannot be reset.
 // Option contracts are not among the holdings: they have a card per company of their own, with
 // the underlying's price, the shares held, and Sell and Exercise for each contract.
-import { html } from '/html.js';
-import { api } from '/api.js';
+import { html, render } from '/html.js';
+import { api, errorMessage } from '/api.js';
+import { toast } from '/components/toast.js';
 import { view, route } from '/router.js';
 import { loadPortfolios, selectedPortfolioId, selectPortfolio, isReplay } from '/portfolios.js';
 import { replayOptions, reportReady } from '/replay.js';
@@ -95,6 +96,7 @@ export default async function portfolioScreen({ live }) {
       <span class="${tone(portfolio.realizedPnl)}">${formatSignedMoney(portfolio.realizedPnl)}</span> · Unrealized
       <span class="${tone(portfolio.unrealizedPnl)}">${formatSignedMoney(portfolio.unrealizedPnl)}</span></div>
     ${ownReplay ? replayClock(portfolio, ready) : ''}
+    <div id="top-up"></div>
     <h2>Equity over time</h2>
     ${equityChartCard('equity-chart')}
     <h2>Holdings</h2>
@@ -107,6 +109,7 @@ export default async function portfolioScreen({ live }) {
   document.getElementById('reset-portfolio')?.addEventListener('click', () => resetDialog(portfolio));
   document.getElementById('end-replay')?.addEventListener('click', () => endReplayDialog(portfolio));
   if (ownReplay) setupAdvance(portfolio, live);
+  if (!inLeague && !pastPrices) showTopUp(portfolio, live);
   linkHoldingRows(document.getElementById('holdings'));
   const optionNode = document.getElementById('option-positions');
   if (optionNode) setupOptionCards(optionNode, { portfolio, positions: positions.positions, canTrade, onDone: route });
@@ -115,6 +118,33 @@ export default async function portfolioScreen({ live }) {
     if (!live() || !node) return;
     drawEquityChart(node, history.points);
   }).catch(() => {});
+}
+
+/**
+ * Starting over without starting from scratch: when the Main portfolio has lost nine tenths of
+ * its starting cash, a card offers the weekly top-up back to it (or says when the next may come).
+ */
+async function showTopUp(portfolio, live) {
+  let status;
+  try { status = await api(`/api/v1/portfolios/${portfolio.id}/top-up`); } catch { return; }
+  const node = document.getElementById('top-up');
+  if (!live() || !node || (!status.available && !status.nextAt)) return;
+  render(node, html`<div class="card topup gap-top" role="region" aria-labelledby="top-up-title">
+    <h2 class="flush-top" id="top-up-title">${status.available ? 'Start again with a top-up' : 'Top-up claimed'}</h2>
+    <p id="top-up-reason">${status.reason}</p>
+    ${status.available ? html`<div class="actions"><button class="primary" id="claim-top-up">Add ${formatMoney(status.amount)}</button>
+      <a class="button" href="#/help/starting-over">How top-ups work</a></div>` : ''}</div>`);
+  document.getElementById('claim-top-up')?.addEventListener('click', async (event) => {
+    event.currentTarget.disabled = true;
+    try {
+      await api(`/api/v1/portfolios/${portfolio.id}/top-up`, { method: 'POST' });
+      toast(`${formatMoney(status.amount)} added. It counts as money put in, not as a gain.`);
+      route();
+    } catch (error) {
+      event.currentTarget.disabled = false;
+      toast(errorMessage(error));
+    }
+  });
 }
 
 function newPortfolioDialog() {

@@ -1,12 +1,15 @@
 // Settings (#/settings): appearance, the global leaderboard (whether the player's live portfolios
-// appear on it: off until they say so), password, log out, delete the account.
-import { html } from '/html.js';
+// appear on it: off until they say so), browser notifications (this device, and which kinds),
+// every price alert, password, log out, delete the account.
+import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
 import { currentSession, endSession } from '/session.js';
 import { theme, palette, setTheme, setPalette } from '/appearance.js';
 import { confirmDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
+import { alertsSection, setupAlerts } from '/components/price-alerts.js';
+import { pushSupported, currentSubscription, subscribePush, unsubscribePush } from '/push.js';
 
 export default function settingsScreen({ live }) {
   view(html`<h1>Settings</h1>
@@ -20,6 +23,14 @@ export default function settingsScreen({ live }) {
         Show my live portfolios on the global leaderboard</label>
       <p class="small muted" id="public-leaderboard-help">Other players then see your username, your portfolios' names and how they are doing (never what you hold). Off until you switch it on. <a href="#/leagues/global">See the leaderboard</a>.</p>
       <p class="error" id="public-leaderboard-error" role="alert"></p></div>
+    <div class="card gap-top"><h2 class="flush-top">Browser notifications</h2>
+      <label class="check row" for="push-device"><input type="checkbox" role="switch" class="switch" id="push-device" disabled aria-describedby="push-help push-error">
+        Notify me on this device, even when Bullpen is closed</label>
+      <p class="small muted" id="push-help">${pushSupported() ? 'Your browser asks your permission first. Everything also shows under Inbox in the app.'
+        : 'This browser cannot show notifications from a closed site; everything still shows under Inbox in the app.'}</p>
+      <fieldset class="plain-fieldset" id="push-kinds"><legend>Send these as browser notifications</legend><p class="loading">Loading…</p></fieldset>
+      <p class="error" id="push-error" role="alert"></p></div>
+    ${alertsSection(null)}
     <div class="card gap-top"><h2 class="flush-top">Change password</h2>
       <form id="password-form" novalidate>
         <label for="current-password">Current password</label><input id="current-password" type="password" autocomplete="current-password">
@@ -48,6 +59,8 @@ export default function settingsScreen({ live }) {
     } catch (problem) { error.textContent = errorMessage(problem); }
   });
   setupLeaderboardChoice(live);
+  setupPush(live);
+  setupAlerts({ live });
   document.getElementById('logout').addEventListener('click', logout);
   document.getElementById('delete-account').addEventListener('click', deleteAccountDialog);
 }
@@ -77,6 +90,43 @@ async function setupLeaderboardChoice(live) {
       toggle.checked = !wanted;
       error.textContent = errorMessage(problem);
     } finally { toggle.disabled = false; }
+  });
+}
+
+/** This device's switch and the kinds sent as pushes (each change saved at once). */
+async function setupPush(live) {
+  const error = document.getElementById('push-error');
+  const kindsNode = document.getElementById('push-kinds');
+  let settings;
+  try {
+    settings = await api('/api/v1/push');
+  } catch (problem) { if (live()) error.textContent = errorMessage(problem); return; }
+  if (!live()) return;
+  render(kindsNode, html`<legend>Send these as browser notifications</legend>${settings.kinds.map((k) => html`
+    <label class="check row" for="push-kind-${k.kind}"><input type="checkbox" id="push-kind-${k.kind}" data-kind="${k.kind}" ${k.enabled ? 'checked' : ''}> ${k.label}</label>`)}`);
+  kindsNode.addEventListener('change', async () => {
+    error.textContent = '';
+    const kinds = [...kindsNode.querySelectorAll('[data-kind]')].filter((box) => box.checked).map((box) => box.dataset.kind);
+    try {
+      await api('/api/v1/push/kinds', { method: 'PUT', body: { kinds } });
+      toast('Saved.');
+    } catch (problem) { error.textContent = errorMessage(problem); }
+  });
+  const device = document.getElementById('push-device');
+  if (!pushSupported() || !settings.publicKey) return;
+  try { device.checked = !!(await currentSubscription()); } catch { device.checked = false; }
+  if (!live()) return;
+  device.disabled = false;
+  device.addEventListener('change', async () => {
+    error.textContent = '';
+    device.disabled = true;
+    try {
+      if (device.checked) { await subscribePush(settings.publicKey); toast('This device will show Bullpen’s notifications.'); }
+      else { await unsubscribePush(); toast('No more notifications on this device.'); }
+    } catch (problem) {
+      device.checked = !device.checked;
+      error.textContent = problem.message;
+    } finally { device.disabled = false; }
   });
 }
 

@@ -20,6 +20,7 @@ import { logo, changePill, endedBadge } from '/components/asset-row.js';
 import { optionChainSection, setupOptionChain } from '/components/option-chain.js';
 import { closedReason, portfolioRulePhrases } from '/leagues.js';
 import { optionsAllowed } from '/options.js';
+import { alertsSection, setupAlerts } from '/components/price-alerts.js';
 import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
 
 /** The chart's ranges: [id, label, range asked of the server, bars kept from its end (all when null)]. */
@@ -94,6 +95,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
     </div>
     ${held ? positionCards(held) : ''}
     ${optionChainSection(asset, { allowed: allowOptions })}
+    ${replay ? '' : alertsSection(asset.symbol)}
     <h2>About</h2>
     <div class="card"><dl class="grid facts">
       ${fact('52-week range', `${formatPrice(asset.fiftyTwoWeekLow)} – ${formatPrice(asset.fiftyTwoWeekHigh)}`)}
@@ -133,7 +135,10 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
   }
   drawChart();
   setupOptionChain(asset, selected, { portfolio, positions: positions.positions, canTrade: allowOptions && !closed, onDone: route }, live);
+  // Alerts watch the live market: a replay's page has none.
+  if (!replay) setupAlerts({ symbol: asset.symbol, live });
   if (focus === 'trends') document.getElementById('trends')?.scrollIntoView();
+  if (focus === 'alerts') document.getElementById('alerts')?.scrollIntoView();
   if (focus === 'options') document.getElementById('options')?.scrollIntoView();
   const trade = (side) => openTradeSheet({ side, asset, portfolio, onDone: route });
   document.getElementById('buy').addEventListener('click', () => trade('buy'));
