@@ -146,12 +146,27 @@ def test_every_notification_screen_fits_and_is_captured(server, driver_factory, 
     driver = driver_factory(*size)
     sign_up(driver, server, "nfit" + uuid.uuid4().hex[:8])
     with_something_to_show(driver, server)
-    tour(driver, server, lambda name: shoot(driver, screenshots, f"inbox-{name}", size))
-    # The bell stays inside the navigation, also on the narrowest phone.
-    inside = driver.execute_script("""
-        const nav = document.getElementById('nav').getBoundingClientRect(), bell = document.getElementById('bell').getBoundingClientRect();
-        return bell.left >= nav.left - 1 && bell.right <= nav.right + 1 && bell.width > 0""")
-    assert inside
+
+    def check(name):
+        if name != "stock-MSFT":
+            return shoot(driver, screenshots, f"inbox-{name}", size)
+        # The company page as a whole is issue 19's (its option chain is wider than a phone, and
+        # at 768 px the page is too); its alerts section fits inside the page's column and
+        # widens nothing.
+        alerts = driver.execute_script("""const r = document.getElementById('alerts').getBoundingClientRect();
+            const m = document.getElementById('main').getBoundingClientRect();
+            return [r.left, r.right, m.left, m.right]""")
+        assert alerts[0] >= alerts[2] and alerts[1] <= alerts[3], f"{size}: the alerts section is wider than the page: {alerts}"
+        driver.find_element(By.ID, "alerts").location_once_scrolled_into_view
+        driver.save_screenshot(str(screenshots / f"inbox-stock-alerts-{size[0]}x{size[1]}.png"))
+
+    tour(driver, server, check)
+    # Every tab, the bell and Help too, stays inside the navigation, also on the narrowest phone.
+    cut = driver.execute_script("""
+        const nav = document.getElementById('nav'), box = nav.getBoundingClientRect();
+        return [nav.scrollWidth - nav.clientWidth, ...[...nav.querySelectorAll('a')].filter((a) => {
+          const r = a.getBoundingClientRect(); return r.width === 0 || r.left < box.left - 1 || r.right > box.right + 1; }).map((a) => a.dataset.tab)]""")
+    assert cut == [0], f"{size}: tabs cut off: {cut}"
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
