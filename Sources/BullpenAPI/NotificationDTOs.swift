@@ -137,7 +137,7 @@ public struct PushSubscriptionRequest: Codable, Sendable, Hashable, RequestBody 
     public init(endpoint: String, keys: Keys, expirationTime: Double? = nil) { self.endpoint = endpoint; self.keys = keys; self.expirationTime = expirationTime }
 }
 
-/// `DELETE /api/v1/push/subscriptions`: the device to forget.
+/// `POST /api/v1/push/unsubscribe`: the device to forget.
 public struct PushUnsubscribeRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable { case endpoint }
     public var endpoint: String

@@ -139,15 +139,6 @@ public struct EquityStats: Sendable, Hashable {
         }
     }
 
-    /// Counts a deposit (a top-up) as money put in, not a gain: the figures it is measured from
-    /// (the last close, the one before and the peak) move by it, so the next daily return, today's
-    /// change and the drawdown leave it out.
-    public mutating func deposit(_ amount: Money) {
-        last += amount
-        previous += amount
-        peak += amount
-    }
-
     public static func drawdown(from peak: Money, to equity: Money) -> Int64 {
         guard peak.cents > 0, equity < peak else { return 0 }
         return FixedPoint.divideRounded((peak.cents - equity.cents) * 10_000, by: peak.cents)

@@ -10,6 +10,10 @@ public enum NotificationKind: String, Sendable, Hashable, CaseIterable, Codable 
     case alert
     case follower
 
+    /// The kinds a player can choose among (working orders, and their fills, come with the order
+    /// types: until then nothing is sent as `order_filled`).
+    public static let offered: [NotificationKind] = allCases.filter { $0 != .orderFilled }
+
     /// How the settings screen names the kind.
     public var label: String {
         switch self {
@@ -46,7 +50,8 @@ public struct NotificationRecord: Sendable, Hashable, Identifiable {
 /// Starting over without starting from scratch: a player whose Main portfolio has fallen below a
 /// tenth of its starting cash may claim a top-up back to the starting cash, once every seven
 /// days. The grant is journaled as a deposit (``JournalEntry/Kind/grant``): it is not a gain, so
-/// returns count it as money put in.
+/// returns count it as money put in, and the portfolio leaves the global leaderboard for the rest
+/// of its period (its daily figures would count the deposit as a day's gain).
 public enum TopUp {
     /// Equity below this share of the starting cash (in percent) qualifies.
     public static let thresholdPercent: Int64 = 10

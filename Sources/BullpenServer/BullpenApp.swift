@@ -56,6 +56,8 @@ public enum BullpenApp {
             orders: RateLimiter(name: "orders", limit: configuration.ordersPerMinute, window: 60, time: time, book: MemoryThrottleBook()),
             time: time, configuration: configuration, inbox: inbox, push: push, alertMonitor: alertMonitor,
             background: background)
+        // (Shut down in the reverse order: the background work first, then the push client it uses.)
+        if let push { app.lifecycle.use(PushClientLifecycle(client: push.client)) }
         app.lifecycle.use(BackgroundTasksLifecycle(tasks: background))
 
         app.http.server.configuration.hostname = configuration.host
@@ -63,9 +65,10 @@ public enum BullpenApp {
         // A connection with nothing read or written for this long is closed (keep-alive
         // connections left open, clients gone silent); streams ping well within it.
         // Behind the connection guard, the guard closes idle clients (never one whose answer is
-        // still being made); Vapor's own timeout, which closes a connection even then, only backs it up.
-        app.http.server.configuration.idleTimeout = configuration.connectionGuard
-            ? .hours(1) : .seconds(configuration.idleTimeout.components.seconds)
+        // still being made); Vapor's own timeout, which closes a connection even then, only backs it
+        // up, for answers slower than four idle timeouts.
+        app.http.server.configuration.idleTimeout = .seconds(configuration.idleTimeout.components.seconds
+                                                             * (configuration.connectionGuard ? 4 : 1))
         app.routes.defaultMaxBodySize = "1mb"
         app.routes.caseInsensitive = false
 

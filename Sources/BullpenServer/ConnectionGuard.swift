@@ -31,7 +31,7 @@ final class ConnectionGuard: Sendable {
         var bodyTimeout: TimeAmount = .seconds(10)
         var idleTimeout: TimeAmount = .seconds(75)
         /// 0: no cap.
-        var connectionsPerAddress = 200
+        var connectionsPerAddress = 500
         var trustedProxies: Set<String> = []
     }
 
@@ -393,8 +393,9 @@ final class GuardFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
-        // A request still being answered (a slow one) is not idleness: its answer restarts the clock.
-        guard owed == 0, !answering else { return }
+        // A request whose answer has not begun (Vapor still working on it) is not idleness; an answer
+        // the client stopped reading is.
+        guard owed == 0 || answering else { return }
         phase = .closing
         context.close(promise: nil)
     }

@@ -94,9 +94,9 @@ public struct ServerConfiguration: Sendable {
     /// A request's body may pause this long between two reads (`BULLPEN_BODY_TIMEOUT`, seconds).
     public var bodyTimeout: Duration = .seconds(10)
     /// Connections one address may hold open (`BULLPEN_CONNECTIONS_PER_ADDRESS`; 0: no cap). Trusted
-    /// proxies are not capped. 200 leaves room for a classroom behind one school address (a
-    /// browser opens up to six connections and the quote stream).
-    public var connectionsPerAddress = 200
+    /// proxies are not capped. 500 leaves room for some seventy players behind one school address
+    /// (an open app holds its stream, for quotes and notifications, and a browser up to six more).
+    public var connectionsPerAddress = 500
     /// OpenTelemetry traces, when `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
     /// names a collector (see ``Traces``).
     public var traces = false

@@ -105,8 +105,8 @@ struct BatchPlan: Sendable {
                 results.append(.success(try self.exercise(exercise, in: id, owner: owner)))
             case .expire(let expiry, let id, let owner):
                 results.append(.success(try expire(expiry, in: id, owner: owner)))
-            case .grant(let amount, let id, let owner, let version, let stats):
-                results.append(.success(try grant(amount, to: id, owner: owner, version: version, stats: stats)))
+            case .grant(let amount, let id, let owner, let version):
+                results.append(.success(try grant(amount, to: id, owner: owner, version: version)))
             }
         } catch {
             results.append(.failure(error))
@@ -234,7 +234,7 @@ struct BatchPlan: Sendable {
 
     /// Journals a deposit of `amount` (a top-up) if the portfolio still stands at `version`, the
     /// version its eligibility was decided on.
-    private mutating func grant(_ amount: Money, to id: PortfolioID, owner: UserID, version: Int64, stats: EquityStats) throws -> LedgerResult {
+    private mutating func grant(_ amount: Money, to id: PortfolioID, owner: UserID, version: Int64) throws -> LedgerResult {
         var portfolio = try portfolio(id, owner: owner)
         if portfolio.record.closedAt != nil { throw StoreError.portfolioClosed }
         guard portfolio.record.version == version, amount > .zero else { throw StoreError.portfolioChanged }
@@ -249,7 +249,6 @@ struct BatchPlan: Sendable {
         portfolio.record.version += 1
         portfolio.record.updatedAt = now
         entries[id, default: []].append(entry)
-        self.stats.append(EquityStatsRow(portfolio: id.uuid, period: portfolio.record.period, stats: stats))
         portfolios[id] = portfolio
         touched.insert(id)
         return .granted(entry, portfolio.record)

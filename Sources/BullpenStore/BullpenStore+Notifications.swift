@@ -200,14 +200,21 @@ extension BullpenStore {
     /// - Throws: ``StoreError/tooManyAlerts(limit:)`` at the limit.
     public func createAlert(_ user: UserID, symbol: Symbol, condition: AlertCondition) async throws -> PriceAlert {
         let alert = PriceAlert(id: ids.makeUUID(), user: user, symbol: symbol, condition: condition, createdAt: time.now())
-        // The count and the insert are one statement.
-        let rows = try await sql(db).raw("""
+        let sqlite = backend.isSQLite
+        // The count and the insert are one statement; on PostgreSQL, where transactions run side by
+        // side, the player's row is locked first so that two creations cannot both see room.
+        let rows = try await transaction { db in
+            if !sqlite {
+                try await self.sql(db).raw(#"SELECT "id" FROM "users" WHERE "id" = \#(bind: user.uuid) FOR UPDATE"#).run()
+            }
+            return try await self.sql(db).raw("""
             INSERT INTO "price_alerts" ("id", "user_id", "symbol", "kind", "threshold", "created_at")
             SELECT \(bind: alert.id), \(bind: user.uuid), \(bind: symbol.rawValue), \(bind: condition.kind),
                    \(bind: Self.threshold(condition)), \(bind: alert.createdAt)
             WHERE (SELECT COUNT(*) FROM "price_alerts" WHERE "user_id" = \(bind: user.uuid)) < \(bind: PriceAlert.maxPerUser)
             RETURNING "id"
             """).all()
+        }
         guard !rows.isEmpty else { throw StoreError.tooManyAlerts(limit: PriceAlert.maxPerUser) }
         return alert
     }
@@ -265,14 +272,20 @@ extension BullpenStore {
         public var createdAt: Date
     }
 
-    /// Stores a device's subscription for `user` (a device subscribed before, by anyone, is now theirs).
-    public func addPushSubscription(_ user: UserID, endpoint: String, p256dh: String, auth: String) async throws -> PushSubscription {
+    /// Stores a device's subscription for `user` (a device subscribed before, by anyone, is now
+    /// theirs); beyond `maxDevices`, the player's oldest devices are forgotten.
+    public func addPushSubscription(_ user: UserID, endpoint: String, p256dh: String, auth: String, maxDevices: Int) async throws -> PushSubscription {
         let subscription = PushSubscription(id: ids.makeUUID(), user: user, endpoint: endpoint, p256dh: p256dh, auth: auth, createdAt: time.now())
         try await transaction(retryConstraintFailures: true) { db in
             try await self.sql(db).delete(from: "push_subscriptions").where("endpoint", .equal, endpoint).run()
             try await self.sql(db).insert(into: "push_subscriptions").columns("id", "user_id", "endpoint", "p256dh", "auth", "created_at")
                 .values(SQLBind(subscription.id), SQLBind(user.uuid), SQLBind(endpoint), SQLBind(p256dh), SQLBind(auth),
                         SQLBind(subscription.createdAt)).run()
+            try await self.sql(db).raw("""
+                DELETE FROM "push_subscriptions" WHERE "user_id" = \(bind: user.uuid) AND "id" NOT IN (
+                    SELECT "id" FROM "push_subscriptions" WHERE "user_id" = \(bind: user.uuid)
+                    ORDER BY "created_at" DESC, "id" DESC LIMIT \(bind: maxDevices))
+                """).run()
         }
         return subscription
     }
@@ -353,18 +366,12 @@ extension BullpenStore {
         return try row.decode(column: "at", as: Date.self)
     }
 
-    /// The daily figures of the portfolio's current period (from its starting cash when none are stored).
-    public func equityStats(of id: PortfolioID, owner: UserID) async throws -> EquityStats {
-        let portfolio = try await portfolio(id, owner: owner)
-        let deposits = try await deposits(of: id.uuid, period: portfolio.period, on: db)
-        return try await equityStats(of: id.uuid, period: portfolio.period, startingCash: portfolio.startingCash + deposits, on: db)
-    }
-
     /// Journals a top-up of `amount` through the ledger, if the portfolio still stands at
-    /// `version`; `stats` are its daily figures with the deposit counted (``EquityStats/deposit(_:)``).
+    /// `version`. The portfolio leaves the global leaderboard for the rest of its period (until a
+    /// reset): its daily figures would count the deposit as a day's gain.
     /// - Throws: ``StoreError/portfolioChanged`` when it moved since.
-    public func grantTopUp(_ amount: Money, to id: PortfolioID, owner: UserID, version: Int64, stats: EquityStats) async throws -> JournalEntry {
-        let command = LedgerCommand.grant(amount, portfolio: id, owner: owner, version: version, stats: stats)
+    public func grantTopUp(_ amount: Money, to id: PortfolioID, owner: UserID, version: Int64) async throws -> JournalEntry {
+        let command = LedgerCommand.grant(amount, portfolio: id, owner: owner, version: version)
         guard case .granted(let entry, _) = try await ledger.submit(command, store: self) else { throw StoreError.unavailable }
         return entry
     }

@@ -161,16 +161,19 @@ extension BullpenStore {
         // Which of the feed's portfolios are on its board: a league's active members; on the
         // global board, live portfolios outside leagues whose owner opted in.
         let onBoard: SQLQueryString = global
-            ? #""p"."league_id" IS NULL AND "p"."closed_at" IS NULL AND "p"."clock" = 'live' AND "u"."public_leaderboard" = \#(bind: true)"#
+            // (A portfolio topped up in its period is not ranked: its daily figures count the deposit as a gain.)
+            ? #"""
+              "p"."league_id" IS NULL AND "p"."closed_at" IS NULL AND "p"."clock" = 'live' AND "u"."public_leaderboard" = \#(bind: true)
+              AND NOT EXISTS (SELECT 1 FROM "journal_entries" AS "j" WHERE "j"."portfolio_id" = "p"."id" AND "j"."kind" = 'grant'
+                              AND "j"."period" = "p"."period")
+              """#
             : #""m"."status" = 'active'"#
         let rows = try await sql.raw("""
             SELECT "p"."id", "p"."user_id", "u"."username", "p"."name", "p"."created_at", "p"."starting_cash_cents",
                    "p"."cash_cents", "p"."replay", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents",
                    "s"."peak_cents", "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares", "m"."joined_at",
                    CASE WHEN \(onBoard) THEN 1 ELSE 0 END AS "on_board",
-                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades",
-                   (SELECT CAST(COALESCE(SUM("j"."cash_delta_cents"), 0) AS BIGINT) FROM "journal_entries" AS "j" WHERE "j"."portfolio_id" = "p"."id"
-                    AND "j"."kind" = 'grant' AND "j"."period" = "p"."period") AS "deposits"
+                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades"
             FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
             LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
             LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"
@@ -190,9 +193,7 @@ extension BullpenStore {
                 inputs[id] = nil
                 continue
             }
-            // Top-ups are money put in: returns are measured against the starting cash and them.
-            let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self)
-                                     + (try row.decode(column: "deposits", as: Int64.self)))
+            let startingCash = Money(cents: try row.decode(column: "starting_cash_cents", as: Int64.self))
             inputs[id] = StandingInput(
                 portfolio: id, player: UserID(try row.decode(column: "user_id", as: UUID.self)),
                 username: try row.decode(column: "username", as: String.self),

@@ -14,14 +14,13 @@ enum LedgerCommand: Sendable {
     case exercise(OptionExercise, portfolio: PortfolioID, owner: UserID)
     /// Settles the contracts that expired by a session's close (the live clock's closing job).
     case expire(OptionExpiry, portfolio: PortfolioID, owner: UserID)
-    /// Adds `amount` of cash as a deposit (a top-up), if the portfolio still stands at `version`;
-    /// `stats` are its daily figures rebased for the deposit (see ``EquityStats/deposit(_:)``).
-    case grant(Money, portfolio: PortfolioID, owner: UserID, version: Int64, stats: EquityStats)
+    /// Adds `amount` of cash as a deposit (a top-up), if the portfolio still stands at `version`.
+    case grant(Money, portfolio: PortfolioID, owner: UserID, version: Int64)
 
     var portfolio: PortfolioID {
         switch self {
         case .order(_, let id, _, _), .reset(let id, _, _, _), .advance(_, let id, _), .endReplay(let id, _),
-             .exercise(_, let id, _), .expire(_, let id, _), .grant(_, let id, _, _, _): id
+             .exercise(_, let id, _), .expire(_, let id, _), .grant(_, let id, _, _): id
         }
     }
 }

@@ -191,16 +191,6 @@ struct TopUpTests {
         #expect(Invariants.check(bad).contains { $0.description.contains("moves more than cash in") })
     }
 
-    @Test func dailyFiguresLeaveTheDepositOut() {
-        var stats = EquityStats(startingCash: Money(dollars: 100))
-        stats.add([EquitySnapshot(date: SessionDate(year: 2024, month: 1, day: 2), cash: Money(dollars: 5), marketValue: .zero)])
-        stats.deposit(Money(dollars: 95))
-        stats.add([EquitySnapshot(date: SessionDate(year: 2024, month: 1, day: 3), cash: Money(dollars: 100), marketValue: .zero)])
-        // Day one: -95%; day two: flat (the deposit is not a +1,900% day).
-        #expect(abs(stats.sumReturns - (-0.95)) < 1e-12)
-        #expect(stats.last == Money(dollars: 100) && stats.previous == Money(dollars: 100))
-    }
-
     @Test func theBenchmarkLineBuysTheIndexWithEachDeposit() {
         let d1 = SessionDate(year: 2024, month: 1, day: 2), d2 = d1.adding(days: 1), d3 = d1.adding(days: 2)
         var entry = grant(Money(dollars: 1_000), sequence: 1)

@@ -241,6 +241,13 @@ struct NotificationAPITests {
             #expect(now.reason.contains("not below a tenth"))
             let early = try await server.send(.POST, "/api/v1/portfolios/\(main)/top-up", token: frank.accessToken)
             #expect(early.status == 409 && early.errorCode == "top_up_not_available")
+            // On the global leaderboard until a top-up.
+            _ = try await server.send(.PATCH, "/api/v1/me", token: frank.accessToken, body: #"{"publicLeaderboard":true}"#)
+            func ranked() async throws -> Bool {
+                try await server.send(.GET, "/api/v1/leaderboard", token: frank.accessToken).decode(LeaderboardDTO.self)
+                    .standings.contains { $0.userId == frank.id }
+            }
+            #expect(try await ranked())
             // All in on ACME at 19.50, then it crashes to 1.00: 5,128 shares worth $5,128 and $4.00 cash.
             #expect(try await server.order(frank, "buy", 5_128, "ACME").status == 201)
             market.set("ACME", "1.00")
@@ -256,6 +263,7 @@ struct NotificationAPITests {
             let history = try await server.send(.GET, "/api/v1/portfolios/\(main)/activities", token: frank.accessToken)
             #expect(history.text.contains(#""type":"top_up""#) && history.text.contains(#""amount":"94868.00""#), "\(history.text)")
             try await server.expectBalanced(frank, main)
+            #expect(try await ranked() == false, "a topped-up portfolio leaves the global leaderboard until it is reset")
             // Once a week: refused until seven days have passed, whatever happens meanwhile.
             market.set("ACME", "10.00")
             #expect(try await server.order(frank, "buy", 9_487, "ACME").status == 201)

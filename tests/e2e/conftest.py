@@ -37,7 +37,8 @@ def server():
     if pack is None:
         _skip_or_fail("no data pack at BULLPEN_MARKET_DATA or ../shared/market-data")
     data = tempfile.mkdtemp(prefix="bullpen-e2e-")
-    env = dict(os.environ, BULLPEN_BCRYPT_COST="4", BULLPEN_REGISTRATIONS_PER_ADDRESS="100000", BULLPEN_ORDERS_PER_MINUTE="100000", BULLPEN_MARKET_DATA="", LOG_LEVEL="warning")
+    env = dict(os.environ, BULLPEN_BCRYPT_COST="4", BULLPEN_REGISTRATIONS_PER_ADDRESS="100000", BULLPEN_ORDERS_PER_MINUTE="100000",
+               BULLPEN_CONNECTIONS_PER_ADDRESS="0", BULLPEN_MARKET_DATA="", LOG_LEVEL="warning")
     process = subprocess.Popen([str(binary), "serve", "--port", "0", "--data-dir", data, "--market-data", pack],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
     url = None

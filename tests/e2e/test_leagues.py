@@ -13,9 +13,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PASSWORD, PHONE, click, fetch_json, go, loaded, open_page_with_csp_listener,
-                         open_trade, sign_up, text_in, use_appearance, visible, wait)
-from test_replay import NO_STYLE_ATTRIBUTES, check_layout, press, shoot
+from test_webapp import (LAPTOP, PASSWORD, PHONE, click, fetch_json, go, loaded, open_trade, sign_up, text_in, visible, wait)
+from test_replay import check_layout, contrast_checker, press, shoot, themed_player
 
 
 def user_id(driver):
@@ -360,17 +359,9 @@ def test_every_league_screen_fits_and_is_captured(server, driver_factory, screen
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("palette", ["standard", "colorblind"])
 def test_league_screens_meet_aa_contrast_without_inline_styles(server, driver_factory, theme, palette):
-    driver = driver_factory(*LAPTOP)
-    open_page_with_csp_listener(driver)
-    use_appearance(driver, server, theme, palette)
-    sign_up(driver, server, "laa" + uuid.uuid4().hex[:8])
+    driver = themed_player(server, driver_factory, theme, palette, "laa")
     league, other = replay_league_with_a_member(driver)
 
-    def check(name):
-        failures = driver.execute_script(CONTRAST_SCRIPT)
-        assert failures == [], f"{theme}/{palette} {name}: {failures[:5]}"
-        assert driver.execute_script(NO_STYLE_ATTRIBUTES) == [], f"{name}: elements with a style attribute"
-        violations = driver.execute_script("return window.__cspViolations")
-        assert violations == [], f"{name}: {violations}"
+    check = contrast_checker(driver, theme, palette)
 
     tour(driver, server, league, other, check)

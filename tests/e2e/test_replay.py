@@ -17,6 +17,26 @@ from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PHONE, click, fetch_json, go, 
 NO_STYLE_ATTRIBUTES = "return [...document.querySelectorAll('[style]')].map((e) => e.outerHTML.slice(0, 120))"
 
 
+def themed_player(server, driver_factory, theme, palette, prefix):
+    """A laptop-sized browser in one theme and palette, recording CSP violations, signed up as a new player."""
+    driver = driver_factory(*LAPTOP)
+    open_page_with_csp_listener(driver)
+    use_appearance(driver, server, theme, palette)
+    sign_up(driver, server, prefix + uuid.uuid4().hex[:8])
+    return driver
+
+
+def contrast_checker(driver, theme, palette):
+    """A check for a screen as drawn: AA contrast, no style attribute, no CSP violation."""
+    def check(name):
+        failures = driver.execute_script(CONTRAST_SCRIPT)
+        assert failures == [], f"{theme}/{palette} {name}: {failures[:5]}"
+        assert driver.execute_script(NO_STYLE_ATTRIBUTES) == [], f"{name}: elements with a style attribute"
+        violations = driver.execute_script("return window.__cspViolations")
+        assert violations == [], f"{name}: {violations}"
+    return check
+
+
 def check_layout(driver, name):
     """Every form control has a label and nothing is wider than the screen."""
     unlabeled = driver.execute_script("""
@@ -341,10 +361,7 @@ def test_a_replay_that_reaches_the_end_of_the_data_offers_its_report(server, dri
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("palette", ["standard", "colorblind"])
 def test_replay_screens_meet_aa_contrast_without_inline_styles(server, driver_factory, theme, palette):
-    driver = driver_factory(*LAPTOP)
-    open_page_with_csp_listener(driver)
-    use_appearance(driver, server, theme, palette)
-    sign_up(driver, server, "raa" + uuid.uuid4().hex[:8])
+    driver = themed_player(server, driver_factory, theme, palette, "raa")
     scenario = fetch_json(driver, "/api/v1/replay/scenarios")["json"]["scenarios"][0]["id"]
     created = fetch_json(driver, "/api/v1/portfolios", "POST", {"name": "Contrast", "replay": {"scenario": scenario}})
     assert created["status"] == 201, created
@@ -352,12 +369,7 @@ def test_replay_screens_meet_aa_contrast_without_inline_styles(server, driver_fa
     driver.refresh()
     symbol = fetch_json(driver, f"/api/v1/portfolios/{created['json']['id']}/positions")["json"]["positions"][0]["symbol"]
 
-    def check(name):
-        failures = driver.execute_script(CONTRAST_SCRIPT)
-        assert failures == [], f"{theme}/{palette} {name}: {failures[:5]}"
-        assert driver.execute_script(NO_STYLE_ATTRIBUTES) == [], f"{name}: elements with a style attribute"
-        violations = driver.execute_script("return window.__cspViolations")
-        assert violations == [], f"{name}: {violations}"
+    check = contrast_checker(driver, theme, palette)
 
     go(driver, server, "portfolio")
     loaded(driver, "portfolio")

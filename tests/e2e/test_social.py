@@ -10,9 +10,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PHONE, click, fetch_json, go, loaded, open_page_with_csp_listener, sign_up,
-                         text_in, use_appearance, visible, wait)
-from test_replay import NO_STYLE_ATTRIBUTES, shoot
+from test_webapp import (LAPTOP, PHONE, click, fetch_json, go, loaded, sign_up, text_in, visible, wait)
+from test_replay import contrast_checker, shoot, themed_player
 
 
 def buy(driver, symbol, quantity):
@@ -164,17 +163,9 @@ def test_every_people_screen_fits_and_is_captured(server, driver_factory, screen
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("palette", ["standard", "colorblind"])
 def test_people_screens_meet_aa_contrast_without_inline_styles(server, driver_factory, theme, palette):
-    driver = driver_factory(*LAPTOP)
-    open_page_with_csp_listener(driver)
-    use_appearance(driver, server, theme, palette)
-    sign_up(driver, server, "paa" + uuid.uuid4().hex[:8])
+    driver = themed_player(server, driver_factory, theme, palette, "paa")
     other = a_player_to_look_at(driver, server)
 
-    def check(name):
-        failures = driver.execute_script(CONTRAST_SCRIPT)
-        assert failures == [], f"{theme}/{palette} {name}: {failures[:5]}"
-        assert driver.execute_script(NO_STYLE_ATTRIBUTES) == [], f"{name}: elements with a style attribute"
-        violations = driver.execute_script("return window.__cspViolations")
-        assert violations == [], f"{name}: {violations}"
+    check = contrast_checker(driver, theme, palette)
 
     people_tour(driver, server, other, check)

@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat
 import NIOHTTP1
+import Vapor
 
 /// Sends notifications to players' devices as Web Push messages (RFC 8030), encrypted for each
 /// device (RFC 8291, aes128gcm) and signed with the server's VAPID key (RFC 8292), for the kinds
@@ -35,12 +36,22 @@ struct PushSender: Sendable {
 
     func key() throws -> P256.Signing.PrivateKey { try P256.Signing.PrivateKey(rawRepresentation: keyBytes) }
 
-    /// Whether the server may post to `endpoint`: a push service it knows, over HTTPS (or HTTP when allowed, for tests).
+    /// Whether the server may post to `endpoint`: a push service it knows, by a plain host name, on
+    /// the standard port, over HTTPS (or HTTP anywhere when allowed, for a local stand-in in tests).
     func accepts(_ endpoint: String) -> Bool {
-        guard let url = URL(string: endpoint), let host = url.host?.lowercased(), url.user == nil, url.password == nil,
-              url.scheme == "https" || (allowInsecure && url.scheme == "http") else { return false }
+        guard let url = URL(string: endpoint), let host = url.host(percentEncoded: true)?.lowercased(), url.user == nil, url.password == nil,
+              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) || allowInsecure
+        else { return false }
+        if url.scheme == "https" {
+            guard url.port == nil || url.port == 443 || allowInsecure else { return false }
+        } else if !(allowInsecure && url.scheme == "http") {
+            return false
+        }
         return allowedHosts.contains { host == $0 || host.hasSuffix("." + $0) }
     }
+
+    /// Most devices a player may register: a new one beyond it replaces their oldest.
+    static let maxDevices = 10
 
     /// The message a device shows: small JSON the service worker reads.
     struct Payload: Codable, Sendable {
@@ -59,7 +70,9 @@ struct PushSender: Sendable {
             guard !devices.isEmpty else { return }
             let payload = try JSONEncoder().encode(Payload(title: notification.title, body: notification.body, link: notification.link,
                                                            kind: notification.kind.rawValue, id: notification.id.uuidString.lowercased()))
-            for device in devices { await send(payload, to: device) }
+            await withTaskGroup(of: Void.self) { group in
+                for device in devices { group.addTask { await send(payload, to: device) } }
+            }
         } catch {
             logger.warning("push not sent", metadata: ["error": "\(error)"])
         }
@@ -96,14 +109,24 @@ struct PushSender: Sendable {
     }
 }
 
+/// Shuts the push sender's HTTP client down with the application (after the background work).
+struct PushClientLifecycle: LifecycleHandler {
+    let client: HTTPClient
+    func shutdownAsync(_ application: Application) async { try? await client.shutdown() }
+}
+
 extension PushSender {
     /// The sender with the VAPID key kept in the data directory (`vapid-key`, made on first start,
     /// mode 0600); nil, with a warning, when the key cannot be read or made.
     static func make(store: BullpenStore, configuration: ServerConfiguration, logger: Logger) -> PushSender? {
         do {
             let key = try WebPushCrypto.loadOrCreateVAPIDKey(at: configuration.dataDirectory.appendingPathComponent("vapid-key"))
+            // Its own client, which follows no redirect: a push service's answer never sends it elsewhere.
+            var http = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            http.timeout = .init(connect: .seconds(5), read: .seconds(10))
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
             return PushSender(store: store, keyBytes: key.rawRepresentation, subject: configuration.pushSubject, allowedHosts: configuration.pushHosts,
-                              allowInsecure: configuration.pushAllowHTTP, client: .shared, logger: logger)
+                              allowInsecure: configuration.pushAllowHTTP, client: client, logger: logger)
         } catch {
             logger.warning("browser push is off: the VAPID key could not be read or made", metadata: ["error": "\(error)"])
             return nil

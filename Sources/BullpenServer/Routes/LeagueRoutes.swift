@@ -73,8 +73,7 @@ struct LeagueRoutes: RouteCollection {
         let body = try req.decodeJSON(CreateLeagueRequest.self)
         let (league, _) = try await req.bullpen.leagues.create(owner: caller.user, body)
         // Its owner plays in it.
-        await req.bullpen.notifier.record(.joinedLeague(leagues: try await req.bullpen.store.achievementCounts(of: caller.user).leagues),
-                                          for: caller.user)
+        await req.bullpen.notifier.joinedLeague(caller.user, league: league)
         let response = try jsonResponse(try await detail(league, req: req, caller: caller.user), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/leagues/\(league.id)")
         return response
@@ -117,12 +116,7 @@ struct LeagueRoutes: RouteCollection {
         let caller = try await req.caller()
         let body = try req.decodeJSON(JoinLeagueRequest.self)
         let league = try await req.bullpen.leagues.join(caller.user, body)
-        let notifier = req.bullpen.notifier
-        if league.ownerID != caller.user, let me = try await req.bullpen.store.user(id: caller.user) {
-            await notifier.notify([notifier.make(.leagueJoined, for: league.ownerID, title: "\(me.username) joined \(league.name)",
-                                                 body: "Your league has a new player.", link: "#/leagues/\(league.id)")])
-        }
-        await notifier.record(.joinedLeague(leagues: try await req.bullpen.store.achievementCounts(of: caller.user).leagues), for: caller.user)
+        await req.bullpen.notifier.joinedLeague(caller.user, league: league)
         let response = try jsonResponse(try await detail(league, req: req, caller: caller.user), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/leagues/\(league.id)")
         return response

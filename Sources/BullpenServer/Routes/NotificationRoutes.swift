@@ -146,7 +146,7 @@ struct NotificationRoutes: RouteCollection {
 
     @Sendable func subscribe(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        guard let push = req.bullpen.push else { throw APIError(.internalError, "Browser push is not available on this server.") }
+        guard let push = req.bullpen.push else { throw APIError(.busy, "Browser notifications are not available on this server just now.") }
         let body = try req.decodeJSON(PushSubscriptionRequest.self)
         guard body.endpoint.utf8.count <= 1_000, push.accepts(body.endpoint) else {
             throw APIError.validation("endpoint must be the https address of a browser's push service.")
@@ -156,7 +156,8 @@ struct NotificationRoutes: RouteCollection {
               let auth = try? WebPushCrypto.base64URLDecode(body.keys.auth), auth.count == 16 else {
             throw APIError.validation("keys.p256dh is the browser's P-256 public key (65 bytes) and keys.auth its 16-byte secret, both base64url.")
         }
-        _ = try await req.bullpen.store.addPushSubscription(caller.user, endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth)
+        _ = try await req.bullpen.store.addPushSubscription(caller.user, endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth,
+                                                            maxDevices: PushSender.maxDevices)
         return try jsonResponse(try await Self.settings(req, caller.user), status: .created)
     }
 
@@ -170,7 +171,7 @@ struct NotificationRoutes: RouteCollection {
     static func settings(_ req: Request, _ user: UserID) async throws -> PushSettingsDTO {
         let enabled = try await req.bullpen.store.pushKinds(of: user)
         return PushSettingsDTO(publicKey: req.bullpen.push?.publicKey ?? "",
-                               kinds: NotificationKind.allCases.map { .init(kind: $0.rawValue, label: $0.label, enabled: enabled.contains($0)) },
+                               kinds: NotificationKind.offered.map { .init(kind: $0.rawValue, label: $0.label, enabled: enabled.contains($0)) },
                                devices: try await req.bullpen.store.pushSubscriptions(of: user).count)
     }
 

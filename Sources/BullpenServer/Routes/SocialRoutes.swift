@@ -120,13 +120,8 @@ struct SocialRoutes: RouteCollection {
         let caller = try await req.caller()
         let profile = try await Self.visibleProfile(req, viewer: caller.user)
         guard profile.user != caller.user else { throw APIError(.notYourself, "You cannot follow yourself.") }
-        if try await req.bullpen.store.follow(profile.user, by: caller.user), let me = try await req.bullpen.store.user(id: caller.user) {
-            let notifier = req.bullpen.notifier
-            await notifier.notify([notifier.make(.follower, for: profile.user, title: "\(me.username) follows you",
-                                                 body: "\(me.username) will see your public trades and achievements in their feed.",
-                                                 link: "#/people/\(me.username)")])
-            let followers = try await req.bullpen.store.achievementCounts(of: profile.user).followers
-            await notifier.record(.followed(followers: followers), for: profile.user)
+        if try await req.bullpen.store.follow(profile.user, by: caller.user) {
+            await req.bullpen.notifier.followed(profile.user, by: caller.user)
         }
         return Response(status: .noContent)
     }

@@ -398,10 +398,21 @@ struct LeagueService: Sendable {
     @discardableResult
     func announceEndings(notifier: Notifier) async throws -> Int {
         var announced = 0
+        let now = time.now(), calendar = TradingCalendar()
         for id in try await store.leaguesToAnnounce() {
             let league = try await store.league(id)
-            guard league.status(at: time.now()) == .ended, try await store.claimAnnouncement(of: id) else { continue }
+            guard let ends = league.endsAt, league.status(at: now) == .ended else { continue }
+            // A live league's final standings wait for every member's closing equity of its last
+            // session (stored a few minutes after the close), for a day at most.
+            if league.portfolioClock == .live, now < ends.addingTimeInterval(24 * 3600) {
+                let last = calendar.lastSession(closedBy: ends)
+                let lastClose = calendar.sessionBounds(on: last)?.close ?? ends
+                let inputs = try await store.standingInputs(of: id)
+                guard inputs.allSatisfy({ input in input.stats.through.map { $0 >= last } ?? (input.joinedAt > lastClose) }) else { continue }
+            }
+            // The standings first: a league is marked announced only with its notifications ready.
             let standings = try await leaderboard(league, metric: league.defaultMetric).standings
+            guard try await store.claimAnnouncement(of: id) else { continue }
             await notifier.notify(standings.map { standing in
                 notifier.make(.leagueEnded, for: standing.player, title: "\(league.name) has ended",
                               body: "Final standings: you finished \(Self.ordinal(standing.rank)) of \(standings.count).",

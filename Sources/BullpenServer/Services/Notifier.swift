@@ -13,11 +13,9 @@ actor Inbox {
 
     func attach(_ subscriber: StreamSubscriber, user: UserID) { streams[user, default: [:]][subscriber.id] = subscriber }
 
-    func detach(_ id: UUID) {
-        for user in streams.keys where streams[user]?[id] != nil {
-            streams[user]?[id] = nil
-            if streams[user]?.isEmpty == true { streams[user] = nil }
-        }
+    func detach(_ id: UUID, user: UserID) {
+        streams[user]?[id] = nil
+        if streams[user]?.isEmpty == true { streams[user] = nil }
     }
 
     /// Sends each notification to its player's open streams, with their unread count.
@@ -67,6 +65,34 @@ struct Notifier: Sendable {
                                  sectorsHeld: sectors.count), for: user)
         } catch {
             logger.warning("achievements not checked", metadata: ["user": "\(user)", "error": "\(error)"])
+        }
+    }
+
+    /// A player joined a league: its owner is told (unless either blocked the other), and the
+    /// player's league achievements are checked.
+    func joinedLeague(_ user: UserID, league: LeagueRecord) async {
+        do {
+            if league.ownerID != user, !(try await store.blocked(between: user, and: league.ownerID)),
+               let player = try await store.user(id: user) {
+                await notify([make(.leagueJoined, for: league.ownerID, title: "\(player.username) joined \(league.name)",
+                                   body: "Your league has a new player.", link: "#/leagues/\(league.id)")])
+            }
+            await record(.joinedLeague(leagues: try await store.achievementCounts(of: user).leagues), for: user)
+        } catch {
+            logger.warning("league join not told", metadata: ["user": "\(user)", "error": "\(error)"])
+        }
+    }
+
+    /// `follower` began to follow `followee`: the followee is told, and their follower achievements checked.
+    func followed(_ followee: UserID, by follower: UserID) async {
+        do {
+            guard let fan = try await store.user(id: follower) else { return }
+            await notify([make(.follower, for: followee, title: "\(fan.username) follows you",
+                               body: "\(fan.username) will see your public trades and achievements in their feed.",
+                               link: "#/people/\(fan.username)")])
+            await record(.followed(followers: try await store.achievementCounts(of: followee).followers), for: followee)
+        } catch {
+            logger.warning("follow not told", metadata: ["user": "\(followee)", "error": "\(error)"])
         }
     }
 

@@ -106,10 +106,8 @@ struct PortfolioService: Sendable {
             let check = try await topUpCheck(id, owner: owner)
             guard let outcome = check.outcome else { throw APIError(.topUpNotAvailable, Self.topUpReason(check)) }
             guard case .success(let amount) = outcome else { throw APIError(.topUpNotAvailable, Self.topUpReason(check)) }
-            var stats = try await store.equityStats(of: id, owner: owner)
-            stats.deposit(amount)
             do {
-                _ = try await store.grantTopUp(amount, to: id, owner: owner, version: check.version, stats: stats)
+                _ = try await store.grantTopUp(amount, to: id, owner: owner, version: check.version)
                 return amount
             } catch StoreError.portfolioChanged {
                 continue
@@ -123,7 +121,7 @@ struct PortfolioService: Sendable {
         if check.notMain { return "Top-ups are for your Main portfolio (your first live one); start other portfolios over with a reset." }
         switch check.outcome {
         case .success(let amount)?:
-            return "Your equity (\(check.equity.dollars)) is below a tenth of your starting cash (\(check.threshold.dollars)): you may claim \(amount.dollars) to start again. One top-up every 7 days; it counts as money put in, not as a gain."
+            return "Your equity (\(check.equity.dollars)) is below a tenth of your starting cash (\(check.threshold.dollars)): you may claim \(amount.dollars) to start again. One top-up every 7 days; it counts as money put in, not as a gain, and the portfolio leaves the global leaderboard until it is reset."
         case .failure(.notBelowThreshold(let equity, let threshold))?:
             return "A top-up is for a portfolio that has lost almost everything: your equity (\(equity.dollars)) is not below a tenth of your starting cash (\(threshold.dollars))."
         case .failure(.tooSoon(let next))?:

@@ -55,12 +55,11 @@ struct StreamRoutes: RouteCollection {
             let subscriber = StreamSubscriber(socket: socket, maxBacklog: maxBacklog)
             let session = StreamSession(hub: hub, subscriber: subscriber, simulated: simulated, request: req,
                                         caller: preauthenticated)
-            let inbox = req.bullpen.inbox
             Task {
                 await session.start()
                 for await text in messages { await session.handle(text) }
                 await hub.remove(subscriber.id)
-                await inbox.detach(subscriber.id)
+                await session.end()
             }
         })
     }
@@ -93,6 +92,8 @@ actor StreamSession {
     let request: Request
     var authenticated: Bool
     private let preauthenticated: Caller?
+    /// The player whose notifications this stream receives.
+    private var attached: UserID?
 
     init(hub: QuoteHub, subscriber: StreamSubscriber, simulated: Bool, request: Request, caller: Caller?) {
         self.hub = hub
@@ -107,7 +108,7 @@ actor StreamSession {
         await hub.add(subscriber)
         if let preauthenticated {
             // Notifications come on the stream too, from now on.
-            await request.bullpen.inbox.attach(subscriber, user: preauthenticated.user)
+            await attach(preauthenticated.user)
             send(StreamMessage(type: "ready", simulated: simulated))
         } else {
             Task { [weak self] in
@@ -115,6 +116,16 @@ actor StreamSession {
                 await self?.closeIfUnauthenticated()
             }
         }
+    }
+
+    private func attach(_ user: UserID) async {
+        attached = user
+        await request.bullpen.inbox.attach(subscriber, user: user)
+    }
+
+    /// The stream closed: no more notifications to it.
+    func end() async {
+        if let attached { await request.bullpen.inbox.detach(subscriber.id, user: attached) }
     }
 
     private func closeIfUnauthenticated() async {
@@ -136,7 +147,7 @@ actor StreamSession {
         case "auth":
             do {
                 let caller = try await request.caller(token: message.token ?? "")
-                if !authenticated { await request.bullpen.inbox.attach(subscriber, user: caller.user) }
+                if attached == nil { await attach(caller.user) }
                 authenticated = true
                 send(StreamMessage(type: "ready", simulated: simulated))
             } catch {

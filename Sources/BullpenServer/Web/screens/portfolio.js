@@ -135,13 +135,14 @@ async function showTopUp(portfolio, live) {
     ${status.available ? html`<div class="actions"><button class="primary" id="claim-top-up">Add ${formatMoney(status.amount)}</button>
       <a class="button" href="#/help/starting-over">How top-ups work</a></div>` : ''}</div>`);
   document.getElementById('claim-top-up')?.addEventListener('click', async (event) => {
-    event.currentTarget.disabled = true;
+    const button = event.currentTarget;
+    button.disabled = true;
     try {
       await api(`/api/v1/portfolios/${portfolio.id}/top-up`, { method: 'POST' });
       toast(`${formatMoney(status.amount)} added. It counts as money put in, not as a gain.`);
       route();
     } catch (error) {
-      event.currentTarget.disabled = false;
+      button.disabled = false;
       toast(errorMessage(error));
     }
   });

@@ -131,6 +131,8 @@ async function setupPush(live) {
 }
 
 async function logout() {
+  // This device stops getting the player's notifications (a shared computer's next user must not).
+  try { await unsubscribePush(); } catch { /* not subscribed, or the browser cannot */ }
   try { await api('/api/v1/auth/logout', { method: 'POST' }); } catch { /* the session ends here either way */ }
   endSession();
   location.hash = '#/login';
