@@ -310,6 +310,20 @@ struct NotificationAPITests {
         }
     }
 
+    /// The server posts only where browsers' push services are: a subscription cannot point it elsewhere.
+    @Test func pushEndpointsAreOnlyThePushServices() {
+        let hosts = PushSender.defaultHosts
+        for good in ["https://fcm.googleapis.com/fcm/send/abc", "https://updates.push.services.mozilla.com/wpush/v2/x",
+                     "https://web.push.apple.com/QGu", "https://db5p.notify.windows.com/w/?token=x", "https://fcm.googleapis.com:443/x"] {
+            #expect(PushSender.accepts(good, hosts: hosts, insecure: false), "\(good)")
+        }
+        for bad in ["http://fcm.googleapis.com/x", "https://fcm.googleapis.com.evil.example/x", "https://evilfcm.googleapis.com.example/x",
+                    "https://user:pw@fcm.googleapis.com/x", "https://fcm.googleapis.com:6379/x", "https://127.0.0.1/x", "https://[::1]/x",
+                    "https://evil%2Efcm.googleapis.com/x", "ftp://fcm.googleapis.com/x", "https://example.com/fcm.googleapis.com", "not a url"] {
+            #expect(!PushSender.accepts(bad, hosts: hosts, insecure: false), "\(bad)")
+        }
+    }
+
     @Test func pushesAreEncryptedForEachDeviceAndSentToItsPushService() async throws {
         let pushService = try await PushStandIn.start()
         defer { Task { await pushService.stop() } }

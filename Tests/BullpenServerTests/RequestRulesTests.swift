@@ -111,10 +111,18 @@ struct RequestRulesTests {
         #expect(!guarded.connectionGuard && guarded.headerTimeout == .seconds(4) && guarded.bodyTimeout == .seconds(6)
                 && guarded.connectionsPerAddress == 0)
         #expect(defaults.connectionGuard && defaults.headerTimeout == .seconds(10) && defaults.bodyTimeout == .seconds(10)
-                && defaults.connectionsPerAddress == 200)
+                && defaults.connectionsPerAddress == 500)
+        let pushing = try ServerConfiguration.fromEnvironment([
+            "BULLPEN_ALERT_INTERVAL": "0", "BULLPEN_PUSH_SUBJECT": "mailto:ops@school.example", "BULLPEN_PUSH_HOSTS": " Push.Example , fcm.googleapis.com",
+            "BULLPEN_PUSH_ALLOW_HTTP": "1",
+        ])
+        #expect(pushing.alertInterval == .zero && pushing.pushSubject == "mailto:ops@school.example"
+                && pushing.pushHosts == ["push.example", "fcm.googleapis.com"] && pushing.pushAllowHTTP)
+        #expect(defaults.alertInterval == .seconds(5) && defaults.pushHosts == PushSender.defaultHosts && !defaults.pushAllowHTTP)
         for (name, value) in [("BULLPEN_ORDERS_PER_MINUTE", "-1"), ("BULLPEN_IDLE_TIMEOUT", "0"), ("BULLPEN_SHUTDOWN_GRACE", "x"),
                               ("BULLPEN_CONNECTION_GUARD", "maybe"), ("BULLPEN_HEADER_TIMEOUT", "0"), ("BULLPEN_BODY_TIMEOUT", "1.5"),
-                              ("BULLPEN_CONNECTIONS_PER_ADDRESS", "-3")] {
+                              ("BULLPEN_CONNECTIONS_PER_ADDRESS", "-3"), ("BULLPEN_ALERT_INTERVAL", "soon"),
+                              ("BULLPEN_PUSH_SUBJECT", "bob@example.com")] {
             #expect(throws: ConfigurationError.self, "\(name)=\(value)") { try ServerConfiguration.fromEnvironment([name: value]) }
         }
     }

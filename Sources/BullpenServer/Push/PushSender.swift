@@ -38,7 +38,9 @@ struct PushSender: Sendable {
 
     /// Whether the server may post to `endpoint`: a push service it knows, by a plain host name, on
     /// the standard port, over HTTPS (or HTTP anywhere when allowed, for a local stand-in in tests).
-    func accepts(_ endpoint: String) -> Bool {
+    func accepts(_ endpoint: String) -> Bool { Self.accepts(endpoint, hosts: allowedHosts, insecure: allowInsecure) }
+
+    static func accepts(_ endpoint: String, hosts allowedHosts: [String], insecure allowInsecure: Bool) -> Bool {
         guard let url = URL(string: endpoint), let host = url.host(percentEncoded: true)?.lowercased(), url.user == nil, url.password == nil,
               host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) || allowInsecure
         else { return false }
