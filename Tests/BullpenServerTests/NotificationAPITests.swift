@@ -14,7 +14,7 @@ import Vapor
 @testable import BullpenServer
 
 /// The tiny pack, with live prices a test can move: a stock that crashes, a price that crosses an alert.
-final class MovableMarketData: MarketDataSource {
+final class MovableMarketData: ForwardingMarketData {
     let base: any MarketDataSource
     private let prices = Mutex<[Symbol: Price]>([:])
 
@@ -28,11 +28,6 @@ final class MovableMarketData: MarketDataSource {
         return quote
     }
 
-    var sourceName: String { base.sourceName }
-    var isSimulated: Bool { base.isSimulated }
-    func status() async -> SourceStatus { await base.status() }
-    func listing() async throws -> [AssetInfo] { try await base.listing() }
-    func asset(_ symbol: Symbol) async throws -> AssetInfo? { try await base.asset(symbol) }
     func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
         moved(try await base.quote(symbol, asOf: clock), symbol, clock)
     }
@@ -41,16 +36,6 @@ final class MovableMarketData: MarketDataSource {
         for symbol in result.keys { result[symbol] = moved(result[symbol], symbol, clock) }
         return result
     }
-    func isMarketOpen(at instant: Date) async -> Bool { await base.isMarketOpen(at: instant) }
-    func dailyBars(_ symbol: Symbol, from start: SessionDate?, through end: SessionDate?, asOf clock: PortfolioClock) async throws -> [DailyBar] {
-        try await base.dailyBars(symbol, from: start, through: end, asOf: clock)
-    }
-    func benchmarkBars(_ name: String, from start: SessionDate?, through end: SessionDate?, asOf clock: PortfolioClock) async throws -> [DailyBar]? {
-        try await base.benchmarkBars(name, from: start, through: end, asOf: clock)
-    }
-    func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? { await base.sessionDate(asOf: clock) }
-    func replayRange() async -> ClosedRange<SessionDate>? { await base.replayRange() }
-
     static func tiny() async throws -> MovableMarketData {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bullpen-movable-\(UUID().uuidString)")
         return MovableMarketData(base: try await PackMarketData.load(directory: try TinyPack.write(in: directory)).source)

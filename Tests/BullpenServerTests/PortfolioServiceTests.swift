@@ -7,8 +7,30 @@ import Synchronization
 import Testing
 @testable import BullpenServer
 
+/// A test's wrapper of a market data source: everything goes to `base` except what it changes.
+protocol ForwardingMarketData: MarketDataSource {
+    var base: any MarketDataSource { get }
+}
+
+extension ForwardingMarketData {
+    var sourceName: String { base.sourceName }
+    var isSimulated: Bool { base.isSimulated }
+    func status() async -> SourceStatus { await base.status() }
+    func listing() async throws -> [AssetInfo] { try await base.listing() }
+    func asset(_ symbol: Symbol) async throws -> AssetInfo? { try await base.asset(symbol) }
+    func isMarketOpen(at instant: Date) async -> Bool { await base.isMarketOpen(at: instant) }
+    func dailyBars(_ symbol: Symbol, from start: SessionDate?, through end: SessionDate?, asOf clock: PortfolioClock) async throws -> [DailyBar] {
+        try await base.dailyBars(symbol, from: start, through: end, asOf: clock)
+    }
+    func benchmarkBars(_ name: String, from start: SessionDate?, through end: SessionDate?, asOf clock: PortfolioClock) async throws -> [DailyBar]? {
+        try await base.benchmarkBars(name, from: start, through: end, asOf: clock)
+    }
+    func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? { await base.sessionDate(asOf: clock) }
+    func replayRange() async -> ClosedRange<SessionDate>? { await base.replayRange() }
+}
+
 /// A market data source whose quotes wait at a gate while it is closed: a slow provider.
-final class GatedMarketData: MarketDataSource {
+final class GatedMarketData: ForwardingMarketData {
     let base: any MarketDataSource
     private let state = Mutex<(closed: Bool, waiting: [CheckedContinuation<Void, Never>], arrivals: Int)>((false, [], 0))
 
@@ -38,11 +60,6 @@ final class GatedMarketData: MarketDataSource {
         }
     }
 
-    var sourceName: String { base.sourceName }
-    var isSimulated: Bool { base.isSimulated }
-    func status() async -> SourceStatus { await base.status() }
-    func listing() async throws -> [AssetInfo] { try await base.listing() }
-    func asset(_ symbol: Symbol) async throws -> AssetInfo? { try await base.asset(symbol) }
     func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
         await pass()
         return try await base.quote(symbol, asOf: clock)
@@ -51,14 +68,6 @@ final class GatedMarketData: MarketDataSource {
         await pass()
         return try await base.quotes(symbols, asOf: clock)
     }
-    func isMarketOpen(at instant: Date) async -> Bool { await base.isMarketOpen(at: instant) }
-    func dailyBars(_ symbol: Symbol, from start: SessionDate?, through end: SessionDate?, asOf clock: PortfolioClock) async throws -> [DailyBar] {
-        try await base.dailyBars(symbol, from: start, through: end, asOf: clock)
-    }
-    func benchmarkBars(_ name: String, from start: SessionDate?, through end: SessionDate?, asOf clock: PortfolioClock) async throws -> [DailyBar]? {
-        try await base.benchmarkBars(name, from: start, through: end, asOf: clock)
-    }
-    func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? { await base.sessionDate(asOf: clock) }
 }
 
 @Suite("Portfolio service")
