@@ -66,9 +66,9 @@ public enum BullpenApp {
         // connections left open, clients gone silent); streams ping well within it.
         // Behind the connection guard, the guard closes idle clients (never one whose answer is
         // still being made); Vapor's own timeout, which closes a connection even then, only backs it
-        // up, for answers slower than four idle timeouts.
-        app.http.server.configuration.idleTimeout = .seconds(configuration.idleTimeout.components.seconds
-                                                             * (configuration.connectionGuard ? 4 : 1))
+        // up, for answers slower than four idle timeouts (and a minute at least).
+        let idle = configuration.idleTimeout.components.seconds
+        app.http.server.configuration.idleTimeout = .seconds(configuration.connectionGuard ? max(idle * 4, 60) : idle)
         app.routes.defaultMaxBodySize = "1mb"
         app.routes.caseInsensitive = false
 
