@@ -482,7 +482,9 @@ struct HardeningTests {
     /// One address may hold only so many connections: the next is answered 429 at once; another
     /// address is not affected, and a closed connection frees its place.
     @Test func connectionsPerAddressAreCapped() async throws {
-        try await withServer(configure: { $0.connectionsPerAddress = 3 }) { server in
+        // (A long header timeout: on a loaded machine the silent connections must stay open while
+        // the test runs, not be closed as spares.)
+        try await withServer(configure: { $0.connectionsPerAddress = 3; $0.headerTimeout = .seconds(120) }) { server in
             let first = try await Self.rawConnection(server).0
             let second = try await Self.rawConnection(server).0
             let third = try await Self.rawConnection(server).0
