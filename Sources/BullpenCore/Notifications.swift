@@ -69,7 +69,7 @@ public enum TopUp {
     }
 
     /// The amount granted (up to the starting cash, counting the holdings' value), or why not.
-    public static func grant(equity: Money, cash: Money, startingCash: Money, lastGrant: Date?, now: Date) -> Result<Money, Refusal> {
+    public static func grant(equity: Money, startingCash: Money, lastGrant: Date?, now: Date) -> Result<Money, Refusal> {
         if let lastGrant, now < lastGrant.addingTimeInterval(interval) {
             return .failure(.tooSoon(next: lastGrant.addingTimeInterval(interval)))
         }

@@ -144,14 +144,14 @@ struct TopUpTests {
 
     @Test func onlyBelowATenthAndOnceAWeek() {
         #expect(TopUp.threshold(startingCash: start) == Money(dollars: 10_000))
-        #expect(TopUp.grant(equity: Money(dollars: 10_000), cash: .zero, startingCash: start, lastGrant: nil, now: now)
+        #expect(TopUp.grant(equity: Money(dollars: 10_000), startingCash: start, lastGrant: nil, now: now)
                 == .failure(.notBelowThreshold(equity: Money(dollars: 10_000), threshold: Money(dollars: 10_000))))
-        #expect(TopUp.grant(equity: Money(cents: 999_999), cash: .zero, startingCash: start, lastGrant: nil, now: now)
+        #expect(TopUp.grant(equity: Money(cents: 999_999), startingCash: start, lastGrant: nil, now: now)
                 == .success(Money(cents: 9_000_001)), "back to the starting cash")
         let lastWeek = now.addingTimeInterval(-TopUp.interval + 1)
-        #expect(TopUp.grant(equity: Money(dollars: 5), cash: .zero, startingCash: start, lastGrant: lastWeek, now: now)
+        #expect(TopUp.grant(equity: Money(dollars: 5), startingCash: start, lastGrant: lastWeek, now: now)
                 == .failure(.tooSoon(next: lastWeek.addingTimeInterval(TopUp.interval))))
-        #expect(TopUp.grant(equity: Money(dollars: 5), cash: .zero, startingCash: start,
+        #expect(TopUp.grant(equity: Money(dollars: 5), startingCash: start,
                             lastGrant: now.addingTimeInterval(-TopUp.interval), now: now) == .success(Money(dollars: 99_995)))
     }
 

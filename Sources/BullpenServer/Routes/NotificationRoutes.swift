@@ -152,7 +152,7 @@ struct NotificationRoutes: RouteCollection {
             throw APIError.validation("endpoint must be the https address of a browser's push service.")
         }
         guard let key = try? WebPushCrypto.base64URLDecode(body.keys.p256dh), key.count == 65, key.first == 4,
-              (try? P256KeyCheck.isValid(key)) == true,
+              (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil,
               let auth = try? WebPushCrypto.base64URLDecode(body.keys.auth), auth.count == 16 else {
             throw APIError.validation("keys.p256dh is the browser's P-256 public key (65 bytes) and keys.auth its 16-byte secret, both base64url.")
         }
@@ -212,13 +212,5 @@ extension AlertDTO {
         self.init(id: alert.id.uuidString.lowercased(), symbol: alert.symbol.rawValue, condition: alert.condition.kind, value: value,
                   description: "\(alert.symbol.rawValue) \(alert.condition.phrase)", armed: alert.armed, createdAt: alert.createdAt,
                   triggeredAt: alert.triggeredAt, triggeredPrice: alert.triggeredPrice?.decimalString)
-    }
-}
-
-/// Whether a browser's key is a point on P-256.
-enum P256KeyCheck {
-    static func isValid(_ key: Data) throws -> Bool {
-        _ = try P256.KeyAgreement.PublicKey(x963Representation: key)
-        return true
     }
 }

@@ -20,9 +20,6 @@ actor AlertMonitor {
     private let logger: Logger
     private var book: AlertBook?
     private var loadedAt: ContinuousClock.Instant?
-    /// Rounds run and alerts fired since the start (for tests and status).
-    private(set) var rounds = 0
-    private(set) var firedCount = 0
 
     init(store: BullpenStore, source: any MarketDataSource, notifier: Notifier, logger: Logger) {
         self.store = store
@@ -37,7 +34,6 @@ actor AlertMonitor {
     /// One round. Answers how many alerts fired.
     @discardableResult
     func runOnce() async throws -> Int {
-        rounds += 1
         if book == nil || loadedAt.map({ ContinuousClock.now - $0 > Self.reloadInterval }) ?? true {
             book = AlertBook(try await store.armedAlerts())
             loadedAt = .now
@@ -48,7 +44,6 @@ actor AlertMonitor {
         guard !fired.isEmpty else { return 0 }
         let notifications = try await store.fire(fired.map { ($0.id, $0.quote.price) })
         self.book = nil
-        firedCount += notifications.count
         await notifier.deliver(notifications)
         return notifications.count
     }

@@ -156,8 +156,6 @@ final class BackgroundTasks: Sendable {
         }
         for task in tasks { await task.value }
     }
-
-    var count: Int { running.withLock { $0.tasks.count } }
 }
 
 /// Waits for the background work when the application shuts down.

@@ -95,7 +95,7 @@ struct PortfolioService: Sendable {
         guard try await store.mainPortfolio(of: owner) == id else {
             return TopUpCheck(equity: valuation.equity, threshold: threshold, outcome: nil, notMain: true, version: state.portfolio.version)
         }
-        let outcome = TopUp.grant(equity: valuation.equity, cash: state.book.cash, startingCash: state.portfolio.startingCash,
+        let outcome = TopUp.grant(equity: valuation.equity, startingCash: state.portfolio.startingCash,
                                   lastGrant: try await store.lastGrant(of: owner), now: time.now())
         return TopUpCheck(equity: valuation.equity, threshold: threshold, outcome: outcome, notMain: false, version: state.portfolio.version)
     }
