@@ -62,6 +62,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case leagueClock = "league_clock"
     case leaguePortfolio = "league_portfolio"
     case marketClosed = "market_closed"
+    case orderNotOpen = "order_not_open"
     // 422: well-formed, but the rules say no.
     case invalidUsername = "invalid_username"
     case weakPassword = "weak_password"
@@ -87,6 +88,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case optionNotCovered = "option_not_covered"
     case sharesCommitted = "shares_committed"
     case newOwnerNotMember = "new_owner_not_member"
+    case orderTypeNotAvailable = "order_type_not_available"
     case invalidImage = "invalid_image"
     case notYourself = "not_yourself"
     // 429: slow down.
@@ -115,7 +117,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
         case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
              .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .tooManyAlerts, .topUpNotAvailable, .portfolioChanged, .notReplay, .replayEnded,
              .endOfData, .reportNotReady, .portfolioClosed, .leagueStarted, .leagueNotStarted, .leagueEnded, .alreadyMember,
-             .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed: 409
+             .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed, .orderNotOpen: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .upgradeRequired: 426
@@ -123,7 +125,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
              .outOfTheMoney, .invalidExpiration, .contractNotListed, .optionWritingNotAllowed, .optionNotCovered,
-             .sharesCommitted, .newOwnerNotMember, .invalidImage, .notYourself: 422
+             .sharesCommitted, .newOwnerNotMember, .invalidImage, .notYourself, .orderTypeNotAvailable: 422
         case .tooManyAttempts, .rateLimited, .tooManyConnections: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable, .shuttingDown: 503

@@ -8,6 +8,8 @@ public struct Book: Sendable, Hashable {
     public var positions: [Symbol: Position]
     /// Money added since the period began (grants): with the starting cash, what was put in.
     public var deposits: Money
+    /// What working orders hold back (see ``OrderHolds``): not part of the journal, kept beside it.
+    public var holds: OrderHolds = .none
 
     public init(startingCash: Money, cash: Money? = nil, positions: [Symbol: Position] = [:], deposits: Money = .zero) {
         self.startingCash = startingCash
@@ -90,10 +92,11 @@ public struct Book: Sendable, Hashable {
 
     // MARK: Written contracts
 
-    /// The cash written puts hold back: the strike of 100 shares for each, which buying the shares
-    /// on assignment would need. Buys and exercises may spend only the cash beyond it.
+    /// The cash written puts hold back (the strike of 100 shares for each, which buying the shares
+    /// on assignment would need) and working buy orders hold back. Buys and exercises may spend
+    /// only the cash beyond it.
     public var reservedCash: Money {
-        positions.values.reduce(.zero) { total, position in
+        positions.values.reduce(holds.cash) { total, position in
             guard position.quantity < 0, let contract = position.symbol.option, contract.type == .put else { return total }
             return total + contract.strike.notional(quantity: -position.quantity * OptionContract.multiplier)
         }
@@ -102,10 +105,10 @@ public struct Book: Sendable, Hashable {
     /// Cash that buys and exercises may spend: the cash less what written puts hold back.
     public var freeCash: Money { cash - reservedCash }
 
-    /// Shares of `underlying` that written calls hold back (100 for each): they cannot be sold or
-    /// delivered elsewhere while the calls are open.
+    /// Shares of `underlying` that written calls (100 for each) and working sell orders hold back:
+    /// they cannot be sold or delivered elsewhere while those are open.
     public func committedShares(of underlying: Symbol) -> Int64 {
-        positions.values.reduce(0) { total, position in
+        positions.values.reduce(holds.shares[underlying] ?? 0) { total, position in
             guard position.quantity < 0, let contract = position.symbol.option, contract.type == .call,
                   contract.underlying == underlying else { return total }
             return total - position.quantity * OptionContract.multiplier

@@ -15,6 +15,8 @@ public enum PriceSource: String, Sendable, Hashable, CaseIterable, Codable {
     /// An option contract's modelled quote (the ask for a buy, the bid for a sell), from its
     /// underlying's price of that time.
     case model
+    /// A working order filled on a replay's daily bar (its open, high, low or close).
+    case dailyBar = "daily_bar"
 }
 
 /// How a fill was priced: the source, the time of that price, and whether the exchange was in a
@@ -44,6 +46,8 @@ public struct FillPricing: Sendable, Hashable {
             "Filled at the last trade the market data reported."
         case .demoTick:
             "Filled at the demo exchange's simulated price of that moment."
+        case .dailyBar:
+            "Filled on the daily bar of \(day): the order's price was reached during that session."
         case .model:
             "Filled at the option model's quote (Black-Scholes-Merton, from the underlying's price as of \(day)): bought at the ask, sold at the bid."
         }

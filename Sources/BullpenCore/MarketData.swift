@@ -67,3 +67,22 @@ extension MarketData {
         return result
     }
 }
+
+/// One day of one symbol: prices in ticks (1/10,000 $), volume in shares.
+public struct DailyBar: Sendable, Hashable {
+    public var date: SessionDate
+    public var open: Price
+    public var high: Price
+    public var low: Price
+    public var close: Price
+    public var volume: Int64
+
+    public init(date: SessionDate, open: Price, high: Price, low: Price, close: Price, volume: Int64) {
+        self.date = date
+        self.open = open
+        self.high = high
+        self.low = low
+        self.close = close
+        self.volume = volume
+    }
+}

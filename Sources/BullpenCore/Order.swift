@@ -5,9 +5,11 @@ public enum OrderSide: String, Sendable, Codable, CaseIterable {
     case buy, sell
 }
 
-/// How an order is priced. Only market orders exist so far; limit and stop orders come later.
+/// How an order is priced: at once at the market, or waiting for a price (see ``OrderTerms``).
 public enum OrderType: String, Sendable, Codable, CaseIterable {
-    case market
+    case market, limit, stop
+    case stopLimit = "stop_limit"
+    case trailingStop = "trailing_stop"
 }
 
 /// What kind of instrument an order is for; portfolio rules may allow only some.
@@ -21,17 +23,29 @@ public struct OrderRequest: Sendable, Hashable {
     public var symbol: Symbol
     public var side: OrderSide
     public var quantity: Int64
-    public var type: OrderType
+    /// The type, prices and time in force.
+    public var terms: OrderTerms
     public var instrument: InstrumentKind
     public var clientOrderID: String?
+
+    public var type: OrderType {
+        get { terms.type }
+        set { terms.type = newValue }
+    }
 
     /// `instrument` is the symbol's own (a stock, or an option contract) unless given.
     public init(symbol: Symbol, side: OrderSide, quantity: Int64, type: OrderType = .market,
                 instrument: InstrumentKind? = nil, clientOrderID: String? = nil) {
+        self.init(symbol: symbol, side: side, quantity: quantity, terms: OrderTerms(type: type),
+                  instrument: instrument, clientOrderID: clientOrderID)
+    }
+
+    public init(symbol: Symbol, side: OrderSide, quantity: Int64, terms: OrderTerms,
+                instrument: InstrumentKind? = nil, clientOrderID: String? = nil) {
         self.symbol = symbol
         self.side = side
         self.quantity = quantity
-        self.type = type
+        self.terms = terms
         self.instrument = instrument ?? symbol.instrument
         self.clientOrderID = clientOrderID
     }

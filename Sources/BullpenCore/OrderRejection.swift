@@ -42,6 +42,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case cashReserved(required: Money, free: Money, reserved: Money)
     /// Selling or delivering shares that written calls hold back.
     case sharesCommitted(Symbol, requested: Int64, free: Int64, committed: Int64)
+    /// An order type or time in force that this portfolio or instrument cannot use; the reason in words.
+    case orderTypeNotAvailable(String)
 
     /// The stable code clients switch on.
     public var code: String {
@@ -70,6 +72,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .buyBackExceedsWritten: "insufficient_contracts"
         case .cashReserved: "insufficient_funds"
         case .sharesCommitted: "shares_committed"
+        case .orderTypeNotAvailable: "order_type_not_available"
         }
     }
 
@@ -123,9 +126,11 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .buyBackExceedsWritten(let requested, let written):
             "You wrote \(written) contract\(written == 1 ? "" : "s"): buy back at most that many (\(requested) asked); to hold contracts, buy again once they are closed."
         case .cashReserved(let required, let free, let reserved):
-            "This needs \(required.dollars) but only \(free.dollars) of the cash is free: \(reserved.dollars) secures the puts you wrote."
+            "This needs \(required.dollars) but only \(free.dollars) of the cash is free: \(reserved.dollars) is held back for your open orders and any puts you wrote. Cancel an open order to free its cash."
         case .sharesCommitted(let symbol, let requested, let free, let committed):
-            "You asked for \(requested) shares of \(symbol) but only \(free) are free: \(committed) cover the calls you wrote. Buy the calls back first."
+            "You asked for \(requested) shares of \(symbol) but only \(free) are free: \(committed) are held for your open sell orders or cover calls you wrote. Cancel the order, or buy the calls back, first."
+        case .orderTypeNotAvailable(let reason):
+            reason
         }
     }
 }

@@ -25,12 +25,20 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     /// Option contracts may be sold to open (written): calls covered by 100 shares each of the
     /// underlying, puts secured by the cash to buy 100 shares each at the strike. Off by default.
     public var optionWriting: Bool
+    /// A working order fills at most this share of a bar's volume, in hundredths of a percent
+    /// (100 is 1 %); the rest stays working. `nil` for no cap. Bars only: live quotes carry no
+    /// volume of their own moment.
+    public var volumeCapBasisPoints: Int64?
+    /// Market orders fill this much worse than the quote, in hundredths of a percent (buys
+    /// higher, sells lower). Zero by default.
+    public var slippageBasisPoints: Int64
 
     public init(maxDistinctHoldings: Int? = nil, commission: Commission = .free,
                 allowedInstruments: Set<InstrumentKind> = [.stock, .option],
                 maxOrderQuantity: Int64 = 1_000_000, maxPositionBasisPoints: Int64? = nil,
                 minimumPrice: Money? = nil, marketHoursOnly: Bool = false,
-                tradingOpens: Date? = nil, tradingCloses: Date? = nil, optionWriting: Bool = false) {
+                tradingOpens: Date? = nil, tradingCloses: Date? = nil, optionWriting: Bool = false,
+                volumeCapBasisPoints: Int64? = nil, slippageBasisPoints: Int64 = 0) {
         self.maxDistinctHoldings = maxDistinctHoldings
         self.commission = commission
         self.allowedInstruments = allowedInstruments
@@ -41,13 +49,16 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
         self.tradingOpens = tradingOpens
         self.tradingCloses = tradingCloses
         self.optionWriting = optionWriting
+        self.volumeCapBasisPoints = volumeCapBasisPoints
+        self.slippageBasisPoints = slippageBasisPoints
     }
 
     public static let `default` = PortfolioRules()
 
     private enum CodingKeys: String, CodingKey {
         case maxDistinctHoldings, commission, allowedInstruments, maxOrderQuantity, maxPositionBasisPoints,
-             minimumPrice, marketHoursOnly, tradingOpens, tradingCloses, optionWriting
+             minimumPrice, marketHoursOnly, tradingOpens, tradingCloses, optionWriting, volumeCapBasisPoints,
+             slippageBasisPoints
     }
 
     // Rules stored before a field existed read as that field's default.
@@ -62,7 +73,9 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
                   marketHoursOnly: try c.decodeIfPresent(Bool.self, forKey: .marketHoursOnly) ?? false,
                   tradingOpens: try c.decodeIfPresent(Date.self, forKey: .tradingOpens),
                   tradingCloses: try c.decodeIfPresent(Date.self, forKey: .tradingCloses),
-                  optionWriting: try c.decodeIfPresent(Bool.self, forKey: .optionWriting) ?? false)
+                  optionWriting: try c.decodeIfPresent(Bool.self, forKey: .optionWriting) ?? false,
+                  volumeCapBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .volumeCapBasisPoints),
+                  slippageBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .slippageBasisPoints) ?? 0)
     }
 }
 

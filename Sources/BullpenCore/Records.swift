@@ -65,6 +65,8 @@ public struct PortfolioState: Sendable, Hashable {
     public var portfolio: PortfolioRecord
     public var book: Book
     public var realizedPnL: Money
+    /// The orders still working, oldest first (their holds are in `book`).
+    public var working: [WorkingOrder] = []
 
     public init(portfolio: PortfolioRecord, book: Book, realizedPnL: Money) {
         self.portfolio = portfolio
@@ -75,7 +77,7 @@ public struct PortfolioState: Sendable, Hashable {
 
 /// A stored order and how it was filled.
 public struct OrderRecord: Sendable, Hashable {
-    public enum Status: String, Sendable, CaseIterable { case filled }
+    public typealias Status = OrderStatus
 
     public var id: OrderID
     public var portfolioID: PortfolioID
@@ -98,6 +100,36 @@ public struct OrderRecord: Sendable, Hashable {
     public var cashDelta: Money
     public var createdAt: Date
     public var filledAt: Date?
+    /// The order's prices and time in force (a market order of the day for orders before them).
+    public var terms: OrderTerms = .market
+    /// A trailing stop's best price so far.
+    public var waterMark: Price?
+    /// A stop-limit whose stop was reached.
+    public var triggered = false
+    /// The session it was placed on, the last it works in, and when a good-'til-cancelled one expires.
+    public var placedOn: SessionDate?
+    public var lastSession: SessionDate?
+    public var expiresAt: Date?
+    /// The per-share price a working buy holds cash at.
+    public var holdPrice: Price?
+    /// The order this one replaced, and the one that replaced it.
+    public var replacesID: OrderID?
+    public var replacedByID: OrderID?
+    /// The last change of status.
+    public var updatedAt: Date?
+    /// Why it was cancelled, rejected or expired, in words.
+    public var reason: String?
+    /// How its last fill was priced, in words (working orders).
+    public var fillNote: String?
+
+    /// The order as the evaluation sees it, while it works.
+    public func working(commission: Commission) -> WorkingOrder? {
+        guard status.isOpen else { return nil }
+        return WorkingOrder(id: id, symbol: symbol, side: side, quantity: quantity, filledQuantity: filledQuantity, terms: terms,
+                            waterMark: waterMark, triggered: triggered, placedOn: placedOn ?? SessionDate(createdAt),
+                            placedAt: createdAt, lastSession: lastSession, expiresAt: expiresAt, holdPrice: holdPrice,
+                            commission: commission)
+    }
 
     public init(id: OrderID, portfolioID: PortfolioID, period: Int, sequence: Int64, clientOrderID: String?,
                 symbol: Symbol, side: OrderSide, type: OrderType, quantity: Int64, status: Status,
@@ -206,5 +238,18 @@ public struct WatchlistRecord: Sendable, Hashable {
         self.name = name
         self.symbols = symbols
         self.createdAt = createdAt
+    }
+}
+
+/// One change of an order's status, with when and why.
+public struct OrderEvent: Sendable, Hashable {
+    public var status: OrderStatus
+    public var at: Date
+    public var note: String?
+
+    public init(status: OrderStatus, at: Date, note: String? = nil) {
+        self.status = status
+        self.at = at
+        self.note = note
     }
 }

@@ -169,9 +169,17 @@ public enum ReplayAdvance {
     /// ``OptionSettlement/expire(on:through:spot:)``), the book changing with them. Contracts
     /// expiring on the last day stay: the clock stands on that day, when they still trade.
     /// `closes` must hold the bars of the held contracts' underlyings too.
+    ///
+    /// With `orders`, the working orders are evaluated against each day's bars before its close is
+    /// taken (see ``ReplayOrderWalk``): their fills change the book, and `events` lists what
+    /// happened to them and to expiring contracts, in order.
     public static func walk(book: Book, from: SessionDate, days: [SessionDate], startPrices: [Symbol: Price],
-                            closes: [Symbol: [SessionDate: Price]]) -> (snapshots: [EquitySnapshot], settlements: [OptionSettlement], book: Book) {
+                            closes: [Symbol: [SessionDate: Price]], orders: ReplayOrderWalk? = nil)
+        -> (snapshots: [EquitySnapshot], settlements: [OptionSettlement], book: Book, events: [ReplayOrderEvent]) {
         var book = book
+        var orders = orders
+        let initial = orders?.working ?? []
+        var events: [ReplayOrderEvent] = []
         var prices = startPrices
         var settlements: [OptionSettlement] = []
         func snapshot(_ date: SessionDate) -> EquitySnapshot {
@@ -191,6 +199,7 @@ public enum ReplayAdvance {
             }
             for settlement in settled.settlements {
                 settlements.append(settlement)
+                events.append(.settled(settlement))
                 // Shares that an exercise brought are worth the close they were settled at.
                 if settlement.spot.ticks > 0 { prices[settlement.contract.underlying] = settlement.spot }
             }
@@ -200,13 +209,21 @@ public enum ReplayAdvance {
         result.reserveCapacity(days.count + 1)
         if !days.isEmpty { settle(through: from) }
         for (index, date) in days.enumerated() {
+            if orders != nil {
+                events += orders!.step(date, book: &book)
+                // A position a fill opened is worth its bar's close from the start.
+                for symbol in book.positions.keys where prices[symbol] == nil {
+                    if let bar = orders!.bars[symbol]?[date] { prices[symbol] = bar.close }
+                }
+            }
             for symbol in book.positions.keys {
                 if let close = closes[symbol]?[date] { prices[symbol] = close }
             }
             result.append(snapshot(date))
             if index < days.count - 1 { settle(through: date) }
         }
-        return (result, settlements, book)
+        if let orders { events += orders.changes(since: initial) }
+        return (result, settlements, book, events)
     }
 
     /// How one holding moved over an advance.

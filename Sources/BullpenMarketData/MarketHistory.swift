@@ -1,25 +1,6 @@
 import BullpenCore
 import Foundation
 
-/// One day of one symbol: prices in ticks (1/10,000 $), volume in shares.
-public struct DailyBar: Sendable, Hashable {
-    public var date: SessionDate
-    public var open: Price
-    public var high: Price
-    public var low: Price
-    public var close: Price
-    public var volume: Int64
-
-    public init(date: SessionDate, open: Price, high: Price, low: Price, close: Price, volume: Int64) {
-        self.date = date
-        self.open = open
-        self.high = high
-        self.low = low
-        self.close = close
-        self.volume = volume
-    }
-}
-
 /// Every daily bar of a universe in a few flat columns (about 44 bytes a bar): the whole real pack,
 /// 2.1 million bars, fits in under 100 MB and loads in well under a second on two cores.
 /// Immutable once built, so it is shared freely between tasks.

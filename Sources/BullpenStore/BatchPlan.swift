@@ -31,7 +31,11 @@ struct BatchPlan: Sendable {
     var results: [Result<LedgerResult, any Error>] = []
     var touched: Set<PortfolioID> = []
 
-    var orders: [OrderRow] = []
+    /// The orders placed or changed, one row each (the latest state): written as upserts.
+    private(set) var orders: [OrderRow] = []
+    private var orderIndex: [UUID: Int] = [:]
+    /// Every change of an order's status in the batch.
+    var orderEvents: [OrderEventRow] = []
     var fills: [FillRow] = []
     var journal: [JournalRow] = []
     /// The journal entries of each portfolio's current period made by this batch (since its
@@ -65,21 +69,21 @@ struct BatchPlan: Sendable {
         return (held, emptied)
     }
 
-    private struct PositionKey: Hashable, Sendable {
+    struct PositionKey: Hashable, Sendable {
         var portfolio: PortfolioID
         var symbol: Symbol
     }
 
     /// The id a position row gets if it is new (an existing row keeps its own), made when the
     /// position first changed in the batch.
-    private var positionIDs: [PositionKey: UUID] = [:]
+    var positionIDs: [PositionKey: UUID] = [:]
 
-    private let lookups: BatchLookups
-    private let now: Date
-    private let ids: any IDSource
+    let lookups: BatchLookups
+    let now: Date
+    let ids: any IDSource
     /// Keys used earlier in this batch, with the request hash and the order they placed.
-    private var claimed: [BatchLookups.KeyOwner: (hash: String, order: OrderRecord)] = [:]
-    private var clientOrderIDs: Set<BatchLookups.ClientOrder> = []
+    var claimed: [BatchLookups.KeyOwner: (hash: String, order: OrderRecord)] = [:]
+    var clientOrderIDs: Set<BatchLookups.ClientOrder> = []
 
     init(portfolios: [PortfolioID: LedgerPortfolio], lookups: BatchLookups, now: Date, ids: any IDSource) {
         self.portfolios = portfolios
@@ -87,6 +91,11 @@ struct BatchPlan: Sendable {
         self.lookups = lookups
         self.now = now
         self.ids = ids
+    }
+
+    /// Records `row` as the order's state to write (replacing what the batch wrote for it before).
+    mutating func put(_ row: OrderRow) {
+        if let index = orderIndex[row.id] { orders[index] = row } else { orderIndex[row.id] = orders.count; orders.append(row) }
     }
 
     /// Executes one command against the batch's state so far and records its result.
@@ -98,7 +107,14 @@ struct BatchPlan: Sendable {
             case .reset(let id, let owner, let version, let endingEquity):
                 results.append(.success(try reset(id, owner: owner, version: version, endingEquity: endingEquity)))
             case .advance(let step, let id, let owner):
-                results.append(.success(try advance(step, in: id, owner: owner)))
+                // An advance applies many events: one that fails leaves nothing of the others.
+                let saved = self
+                do {
+                    results.append(.success(try advance(step, in: id, owner: owner)))
+                } catch {
+                    self = saved
+                    throw error
+                }
             case .endReplay(let id, let owner):
                 results.append(.success(try endReplay(id, owner: owner)))
             case .exercise(let exercise, let id, let owner):
@@ -107,13 +123,23 @@ struct BatchPlan: Sendable {
                 results.append(.success(try expire(expiry, in: id, owner: owner)))
             case .grant(let amount, let id, let owner, let version):
                 results.append(.success(try grant(amount, to: id, owner: owner, version: version)))
+            case .cancel(let order, let id, let owner):
+                results.append(.success(try cancel(order, in: id, owner: owner)))
+            case .replace(let order, let priced, let id, let owner):
+                results.append(.success(try replace(order, with: priced, in: id, owner: owner)))
+            case .fill(let fill, let pricing, let id, let owner):
+                results.append(.success(try fillWorking(fill, pricing: pricing, in: id, owner: owner)))
+            case .expireOrders(let orders, let id, let owner):
+                results.append(.success(try expireOrders(orders, in: id, owner: owner)))
+            case .track(let order, let id, let owner):
+                results.append(.success(try track(order, in: id, owner: owner)))
             }
         } catch {
             results.append(.failure(error))
         }
     }
 
-    private func portfolio(_ id: PortfolioID, owner: UserID) throws -> LedgerPortfolio {
+    func portfolio(_ id: PortfolioID, owner: UserID) throws -> LedgerPortfolio {
         guard let portfolio = portfolios[id], portfolio.record.ownerID == owner else { throw StoreError.notFound("Portfolio") }
         return portfolio
     }
@@ -134,6 +160,10 @@ struct BatchPlan: Sendable {
             }
             clientOrderIDs.insert(key)
         }
+        if !request.terms.fillsAtOnce {
+            let placed = try placeWorking(priced, in: portfolio, replacing: nil)
+            return try finish(placed, owner: owner, claim: claim)
+        }
         let (fill, book) = try TradingEngine.execute(request, on: portfolio.book, at: priced.price,
                                                      rules: portfolio.record.rules, context: priced.context(now: now))
         let orderID = OrderID(ids.makeUUID()), fillID = FillID(ids.makeUUID())
@@ -147,10 +177,11 @@ struct BatchPlan: Sendable {
             filledQuantity: fill.quantity, fillPriceTicks: fill.price.ticks, priceSource: pricing.source.rawValue,
             priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen, notionalCents: fill.notional.cents,
             commissionCents: fill.commission.cents, realizedPnlCents: fill.realizedPnL.cents,
-            cashDeltaCents: fill.cashDelta.cents, createdAt: now, filledAt: now)
+            cashDeltaCents: fill.cashDelta.cents, createdAt: now, filledAt: now,
+            timeInForce: request.terms.timeInForce.rawValue, updatedAt: now)
         let made = JournalEntry.entries(of: fill, portfolioID: id, period: period, sequence: sequence, orderID: orderID,
                                         fillID: fillID, priceAsOf: pricing.asOf, createdAt: now, ids: ids)
-        orders.append(order)
+        put(order)
         fills.append(FillRow(
             id: fillID.uuid, orderId: orderID.uuid, portfolioId: id.uuid, period: period, symbol: fill.symbol.rawValue,
             side: fill.side.rawValue, quantity: fill.quantity, priceTicks: fill.price.ticks,
@@ -183,7 +214,7 @@ struct BatchPlan: Sendable {
 
     /// The answer remembered for `claim`, from the database or from earlier in this batch.
     /// - Throws: ``StoreError/idempotencyKeyReused`` when the key came with a different request.
-    private func remembered(_ claim: IdempotencyClaim, owner: UserID) throws -> LedgerResult? {
+    func remembered(_ claim: IdempotencyClaim, owner: UserID) throws -> LedgerResult? {
         let key = BatchLookups.KeyOwner(user: owner.uuid, key: claim.key)
         if let row = lookups.keys[key] {
             guard row.requestHash == claim.requestHash else { throw StoreError.idempotencyKeyReused }
@@ -210,6 +241,8 @@ struct BatchPlan: Sendable {
                                  startingCashCents: record.startingCash.cents, endingCashCents: record.cash.cents,
                                  endingEquityCents: endingEquity.cents, realizedPnlCents: portfolio.realizedPnL.cents,
                                  startedAt: portfolio.periodStartedAt, endedAt: now))
+        for open in portfolio.open { close(open, in: id, status: .canceled, reason: "Cancelled: the portfolio was reset.") }
+        portfolio.open = []
         portfolio.book = Book(startingCash: record.startingCash)
         portfolio.record.cash = record.startingCash
         // A replay starts over from its first day, with cash only.
@@ -271,7 +304,9 @@ struct BatchPlan: Sendable {
                                                equityCents: snapshot.equity.cents))
         }
         if let figures = step.stats { stats.append(EquityStatsRow(portfolio: id.uuid, period: period, stats: figures)) }
-        if !step.settlements.isEmpty {
+        if !step.events.isEmpty {
+            portfolio = try apply(step.events, to: portfolio)
+        } else if !step.settlements.isEmpty {
             portfolio = record(step.settlements, in: portfolio)
         }
         portfolio.record.clock = .replay(step.to.date)
@@ -327,7 +362,7 @@ struct BatchPlan: Sendable {
 
     /// Journals `settlements` in `portfolio` and applies them to its book (the caller moves its
     /// version and marks it touched).
-    private mutating func record(_ settlements: [OptionSettlement], in portfolio: LedgerPortfolio) -> LedgerPortfolio {
+    mutating func record(_ settlements: [OptionSettlement], in portfolio: LedgerPortfolio) -> LedgerPortfolio {
         var portfolio = portfolio
         let id = portfolio.record.id
         for settlement in settlements {

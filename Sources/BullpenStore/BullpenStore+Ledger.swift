@@ -13,10 +13,16 @@ extension BullpenStore {
             else { return nil }
             let state = try await self.state(of: row, on: db)
             let now = ContinuousClock.now
-            return LedgerPortfolio(record: state.portfolio, book: state.book, realizedPnL: state.realizedPnL,
-                                   journalSequence: row.journalSequence,
-                                   periodStartedAt: try await self.periodStart(of: row, on: db),
-                                   usedAt: now)
+            let open = try await self.sql(db).select().column("*").from("orders").where("portfolio_id", .equal, id.uuid)
+                .where("period", .equal, row.period)
+                .where("status", .in, [OrderStatus.new.rawValue, OrderStatus.partiallyFilled.rawValue])
+                .orderBy("sequence").all(decoding: OrderRow.self, with: Self.rowDecoder).map { try $0.record() }
+            var portfolio = LedgerPortfolio(record: state.portfolio, book: state.book, realizedPnL: state.realizedPnL,
+                                            journalSequence: row.journalSequence,
+                                            periodStartedAt: try await self.periodStart(of: row, on: db),
+                                            usedAt: now, open: open)
+            portfolio.refreshHolds()
+            return portfolio
         }
     }
 

@@ -64,7 +64,7 @@ extension BullpenStore {
         case .executed(let order, let book): .executed(order, book)
         case .replayed(let order): .replayed(order)
         case .remembered(let result): .remembered(result)
-        case .reset, .advanced, .settled, .granted: throw StoreError.unavailable
+        case .reset, .advanced, .settled, .granted, .ordersChanged: throw StoreError.unavailable
         }
     }
 
@@ -78,17 +78,20 @@ extension BullpenStore {
                 case .executed(let order, let book): .success(.executed(order, book))
                 case .replayed(let order): .success(.replayed(order))
                 case .remembered(let result): .success(.remembered(result))
-                case .reset, .advanced, .settled, .granted: .failure(StoreError.unavailable)
+                case .reset, .advanced, .settled, .granted, .ordersChanged: .failure(StoreError.unavailable)
                 }
             }
         }
     }
 
     /// The portfolio's orders, newest first, `limit` a page, paged by sequence number: an order
-    /// placed between two page requests neither repeats nor hides a row.
-    public func orders(of id: PortfolioID, owner: UserID, limit: Int, cursor: String?) async throws -> ListPage<OrderRecord> {
+    /// placed between two page requests neither repeats nor hides a row. With `open`, only the
+    /// orders still working (true) or only those that ended (false).
+    public func orders(of id: PortfolioID, owner: UserID, limit: Int, cursor: String?, open: Bool? = nil) async throws -> ListPage<OrderRecord> {
         _ = try await portfolioRow(id, owner: owner, on: db)
         let query = try sql(db).select().column("*").from("orders").where("portfolio_id", .equal, id.uuid)
+        let working = [OrderStatus.new.rawValue, OrderStatus.partiallyFilled.rawValue]
+        if let open { query.where("status", open ? .in : .notIn, working) }
         if let cursor { query.where("sequence", .lessThan, try PageCursor.position(cursor)) }
         let rows = try await query.orderBy("sequence", .descending).limit(limit + 1)
             .all(decoding: OrderRow.self, with: Self.rowDecoder)
@@ -104,5 +107,121 @@ extension BullpenStore {
             .first(decoding: OrderRow.self, with: Self.rowDecoder)
         else { throw StoreError.notFound("Order") }
         return try row.record()
+    }
+
+    /// Every change of the order's status, oldest first. Orders that filled at once have no
+    /// stored changes: they were placed and filled in the same moment.
+    public func orderEvents(_ order: OrderRecord) async throws -> [OrderEvent] {
+        let rows = try await sql(db).select().column("*").from("order_events").where("order_id", .equal, order.id.uuid)
+            .orderBy("at").all(decoding: OrderEventRow.self, with: Self.rowDecoder)
+        if rows.isEmpty, order.status == .filled, let filledAt = order.filledAt {
+            return [OrderEvent(status: .new, at: order.createdAt), OrderEvent(status: .filled, at: filledAt)]
+        }
+        return try rows.map { try $0.event() }
+    }
+
+    // MARK: Working orders
+
+    /// Cancels a working order through the ledger.
+    /// - Throws: ``StoreError/orderNotOpen(status:)`` when it is no longer working.
+    public func cancelOrder(_ orderID: OrderID, in id: PortfolioID, owner: UserID) async throws -> OrderRecord {
+        guard case .ordersChanged(let changed, _) = try await ledger.submit(.cancel(orderID, portfolio: id, owner: owner), store: self),
+              let order = changed.first else { throw StoreError.unavailable }
+        return order
+    }
+
+    /// Replaces a working order with `priced` (a new order linked to it); the old one's hold is
+    /// released and the new one's taken in the same batch.
+    public func replaceOrder(_ orderID: OrderID, with priced: PricedOrder, in id: PortfolioID,
+                             owner: UserID) async throws -> (old: OrderRecord, new: OrderRecord) {
+        guard case .ordersChanged(let changed, let replacement?) = try await ledger.submit(
+            .replace(orderID, priced, portfolio: id, owner: owner), store: self), let old = changed.first
+        else { throw StoreError.unavailable }
+        return (old, replacement)
+    }
+
+    /// Fills a working order at a live quote (the evaluation decided it); the order as it leaves it
+    /// (filled, partly filled, or rejected when the fill broke a rule).
+    public func fillWorkingOrder(_ fill: WorkingFill, pricing: FillPricing, in id: PortfolioID,
+                                 owner: UserID) async throws -> (order: OrderRecord, book: Book) {
+        guard case .executed(let order, let book) = try await ledger.submit(.fill(fill, pricing: pricing, portfolio: id, owner: owner),
+                                                                        store: self)
+        else { throw StoreError.unavailable }
+        return (order, book)
+    }
+
+    /// Several ledger commands for working orders at once (the monitor's fills, expiries and marks).
+    func submitOrderCommands(_ commands: [LedgerCommand]) async -> [Result<LedgerResult, any Error>] {
+        await ledger.submit(commands, store: self)
+    }
+
+    /// A working order the monitor evaluates: where it is, and whose it is.
+    public struct OpenOrder: Sendable {
+        public var portfolio: PortfolioID
+        public var owner: UserID
+        public var order: WorkingOrder
+    }
+
+    /// Every order working on the live clock, across portfolios (the monitor's list), read
+    /// through the partial index of open orders.
+    public func openLiveOrders() async throws -> [OpenOrder] {
+        let rows = try await sql(db).select().column(SQLColumn("*", table: "o")).column(SQLColumn("user_id", table: "p"))
+            .column(SQLColumn("rules", table: "p"))
+            .from(SQLAlias(SQLIdentifier("orders"), as: SQLIdentifier("o")))
+            .join(SQLAlias(SQLIdentifier("portfolios"), as: SQLIdentifier("p")), on: SQLColumn("portfolio_id", table: "o"), .equal, SQLColumn("id", table: "p"))
+            .where(SQLColumn("status", table: "o"), .in, SQLBind.group([OrderStatus.new.rawValue, OrderStatus.partiallyFilled.rawValue]))
+            .where(SQLColumn("clock", table: "p"), .equal, SQLBind(PortfolioRow.encodeClock(.live)))
+            .where(SQLColumn("period", table: "o"), .equal, SQLColumn("period", table: "p"))
+            .where(SQLColumn("closed_at", table: "p"), .is, SQLLiteral.null)
+            .all()
+        return try rows.compactMap { row in
+            let order = try row.decode(model: OrderRow.self, with: Self.rowDecoder).record()
+            let owner = UserID(try row.decode(column: "user_id", as: UUID.self))
+            let text = try row.decode(column: "rules", as: String.self)
+            let rules = try StoreError.decoding("portfolios", order.portfolioID.uuid) {
+                try JSONDecoder().decode(PortfolioRules.self, from: Data(text.utf8))
+            }
+            guard let working = order.working(commission: rules.commission) else { return nil }
+            return OpenOrder(portfolio: order.portfolioID, owner: owner, order: working)
+        }
+    }
+
+    /// Submits the monitor's commands together; each answers for itself.
+    public func applyWorkingOrderChanges(_ changes: [WorkingOrderChange]) async -> [Result<OrderRecord?, any Error>] {
+        let commands = changes.map { change -> LedgerCommand in
+            switch change.kind {
+            case .fill(let fill, let pricing): .fill(fill, pricing: pricing, portfolio: change.portfolio, owner: change.owner)
+            case .expire(let ids): .expireOrders(ids, portfolio: change.portfolio, owner: change.owner)
+            case .track(let order): .track(order, portfolio: change.portfolio, owner: change.owner)
+            }
+        }
+        return await ledger.submit(commands, store: self).map { result in
+            result.map { outcome in
+                switch outcome {
+                case .executed(let order, _): order
+                case .ordersChanged(let orders, _): orders.first
+                default: nil
+                }
+            }
+        }
+    }
+}
+
+/// A change the working-order monitor asks the ledger for.
+public struct WorkingOrderChange: Sendable {
+    public enum Kind: Sendable {
+        case fill(WorkingFill, FillPricing)
+        case expire([OrderID])
+        case track(WorkingOrder)
+    }
+
+    public var portfolio: PortfolioID
+    public var owner: UserID
+    public var kind: Kind
+
+    public init(portfolio: PortfolioID, owner: UserID, kind: Kind) {
+        self.portfolio = portfolio
+        self.owner = owner
+        self.kind = kind
     }
 }

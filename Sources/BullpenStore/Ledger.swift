@@ -16,11 +16,23 @@ enum LedgerCommand: Sendable {
     case expire(OptionExpiry, portfolio: PortfolioID, owner: UserID)
     /// Adds `amount` of cash as a deposit (a top-up), if the portfolio still stands at `version`.
     case grant(Money, portfolio: PortfolioID, owner: UserID, version: Int64)
+    /// Cancels a working order, releasing what it held.
+    case cancel(OrderID, portfolio: PortfolioID, owner: UserID)
+    /// Replaces a working order with a new one linked to it (priced outside the ledger).
+    case replace(OrderID, PricedOrder, portfolio: PortfolioID, owner: UserID)
+    /// Fills a working order as a live quote reached its price (decided outside the ledger; the
+    /// order must still be working).
+    case fill(WorkingFill, pricing: FillPricing, portfolio: PortfolioID, owner: UserID)
+    /// Expires working orders whose time ran out.
+    case expireOrders([OrderID], portfolio: PortfolioID, owner: UserID)
+    /// Keeps a working order's moved trailing mark or triggered stop.
+    case track(WorkingOrder, portfolio: PortfolioID, owner: UserID)
 
     var portfolio: PortfolioID {
         switch self {
         case .order(_, let id, _, _), .reset(let id, _, _, _), .advance(_, let id, _), .endReplay(let id, _),
-             .exercise(_, let id, _), .expire(_, let id, _), .grant(_, let id, _, _): id
+             .exercise(_, let id, _), .expire(_, let id, _), .grant(_, let id, _, _), .cancel(_, let id, _),
+             .replace(_, _, let id, _), .fill(_, _, let id, _), .expireOrders(_, let id, _), .track(_, let id, _): id
         }
     }
 }
@@ -61,6 +73,9 @@ struct ReplayStep: Sendable {
     var stats: EquityStats?
     /// The option contracts that expired on the way, in order.
     var settlements: [OptionSettlement] = []
+    /// What happened to working orders and expiring contracts on the way, in order (when
+    /// non-empty, it holds the settlements too).
+    var events: [ReplayOrderEvent] = []
 }
 
 /// What became of a ledger command.
@@ -77,6 +92,9 @@ enum LedgerResult: Sendable {
     case settled([OptionSettlement], PortfolioRecord)
     /// A deposit was journaled.
     case granted(JournalEntry, PortfolioRecord)
+    /// Working orders changed (cancelled, expired, replaced, tracked): the first, and the order
+    /// that replaced it.
+    case ordersChanged([OrderRecord], replacement: OrderRecord?)
 }
 
 /// A portfolio as the ledger holds it: the row's figures, the book, and its trades of the session
@@ -93,8 +111,19 @@ struct LedgerPortfolio: Sendable {
     /// journal.
     var today: SessionTrades?
     var usedAt: ContinuousClock.Instant
+    /// The orders still working, oldest first; `book.holds` is what they hold.
+    var open: [OrderRecord] = []
 
-    var state: PortfolioState { PortfolioState(portfolio: record, book: book, realizedPnL: realizedPnL) }
+    var working: [WorkingOrder] { open.compactMap { $0.working(commission: record.rules.commission) } }
+
+    var state: PortfolioState {
+        var state = PortfolioState(portfolio: record, book: book, realizedPnL: realizedPnL)
+        state.working = working
+        return state
+    }
+
+    /// Sets the book's holds from the orders working.
+    mutating func refreshHolds() { book.holds = OrderHolds(working) }
 }
 
 /// The one writer of cash and positions in this process, and the memory that portfolio reads come

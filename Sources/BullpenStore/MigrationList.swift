@@ -12,5 +12,6 @@ extension Migrations {
         M0013_AddThrottles(),
         M0014_AddSocial(),
         M0015_AddNotifications(),
+        M0016_AddWorkingOrders(),
     ]
 }

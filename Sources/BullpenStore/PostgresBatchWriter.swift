@@ -119,6 +119,9 @@ struct BatchStatement: PostgresPreparedStatement {
             INSERT INTO "portfolio_periods" SELECT * FROM jsonb_populate_recordset(NULL::"portfolio_periods", $2::jsonb)
         ), "new_orders" AS (
             INSERT INTO "orders" SELECT * FROM jsonb_populate_recordset(NULL::"orders", $3::jsonb)
+            \(OrderRow.upsert)
+        ), "new_order_events" AS (
+            INSERT INTO "order_events" SELECT * FROM jsonb_populate_recordset(NULL::"order_events", $13::jsonb)
         ), "new_fills" AS (
             INSERT INTO "fills" SELECT * FROM jsonb_populate_recordset(NULL::"fills", $4::jsonb)
         ), "new_entries" AS (
@@ -147,7 +150,7 @@ struct BatchStatement: PostgresPreparedStatement {
         """
 
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .text, .text, .text, .text,
-                                                        .uuidArray, .int8, .text]
+                                                        .uuidArray, .int8, .text, .text]
 
     /// The failure the statement raises on purpose when a portfolio's version moved.
     static func isConflict(_ error: PSQLError) -> Bool {
@@ -189,17 +192,18 @@ struct BatchStatement: PostgresPreparedStatement {
         values = [try RowValues.json(portfolios), try RowValues.json(plan.periods), try RowValues.json(plan.orders),
                   try RowValues.json(plan.fills), try RowValues.json(plan.journal), try RowValues.json(plan.keys),
                   try RowValues.json(held), try RowValues.json(emptied.map { PositionKey(portfolioId: $0.portfolio, symbol: $0.symbol) }),
-                  try RowValues.json(plan.snapshots), try RowValues.json(plan.stats)]
+                  try RowValues.json(plan.snapshots), try RowValues.json(plan.stats), try RowValues.json(plan.orderEvents)]
         resets = plan.resets.map(\.uuid).sorted()
         updates = portfolios.count
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 12)
+        var bindings = PostgresBindings(capacity: 13)
         for value in values.prefix(9) { bindings.append(value) }
         bindings.append(resets)
         bindings.append(Int64(updates))
         bindings.append(values[9])
+        bindings.append(values[10])
         return bindings
     }
 

@@ -125,7 +125,8 @@ final class SQLiteBatchWriter: @unchecked Sendable {
         }
 
         try insert(plan.periods, into: "portfolio_periods")
-        try insert(plan.orders, into: "orders")
+        try insert(plan.orders, into: "orders", suffix: " " + OrderRow.upsert)
+        try insert(plan.orderEvents, into: "order_events")
         try insert(plan.fills, into: "fills")
         try insert(plan.journal, into: "journal_entries")
         try insert(plan.keys, into: "idempotency_keys")

@@ -46,6 +46,8 @@ public enum StoreError: Error, Sendable, Hashable {
     case notMember
     /// Text with a NUL character (U+0000), which PostgreSQL's text cannot hold.
     case nulInText
+    /// Cancelling or replacing an order that is no longer working (filled, cancelled, expired).
+    case orderNotOpen(status: String)
 
     public var code: String {
         switch self {
@@ -81,6 +83,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .leagueOver: "league_ended"
         case .notMember: "not_member"
         case .nulInText: "validation_failed"
+        case .orderNotOpen: "order_not_open"
         }
     }
 
@@ -118,6 +121,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .leagueOver: "The league has ended: its standings are final."
         case .notMember: "That player is not a member of this league."
         case .nulInText: "Text may not contain the NUL character (U+0000)."
+        case .orderNotOpen(let status): "This order is no longer working (it is \(status.replacingOccurrences(of: "_", with: " "))): only open orders can be cancelled or changed."
         }
     }
 }

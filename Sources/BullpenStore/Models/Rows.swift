@@ -172,6 +172,26 @@ struct OrderRow: Codable, Sendable {
     var cashDeltaCents: Int64
     var createdAt: Date
     var filledAt: Date?
+    var timeInForce: String? = nil
+    var limitPriceTicks: Int64? = nil
+    var stopPriceTicks: Int64? = nil
+    var trailTicks: Int64? = nil
+    var trailBasisPoints: Int64? = nil
+    var waterMarkTicks: Int64? = nil
+    var triggered: Bool? = nil
+    var placedOn: String? = nil
+    var lastSession: String? = nil
+    var expiresAt: Date? = nil
+    var holdPriceTicks: Int64? = nil
+    var replacesId: UUID? = nil
+    var replacedById: UUID? = nil
+    var updatedAt: Date? = nil
+    var reason: String? = nil
+    var fillNote: String? = nil
+
+    /// What a batch writes for an order it changed (a working order filled, cancelled,
+    /// replaced, expired, or its mark moved): every column that changes after the order is placed.
+    static let upsert = #"ON CONFLICT ("id") DO UPDATE SET "status" = "excluded"."status", "filled_quantity" = "excluded"."filled_quantity", "fill_price_ticks" = "excluded"."fill_price_ticks", "price_source" = "excluded"."price_source", "price_as_of" = "excluded"."price_as_of", "market_open" = "excluded"."market_open", "notional_cents" = "excluded"."notional_cents", "commission_cents" = "excluded"."commission_cents", "realized_pnl_cents" = "excluded"."realized_pnl_cents", "cash_delta_cents" = "excluded"."cash_delta_cents", "filled_at" = "excluded"."filled_at", "water_mark_ticks" = "excluded"."water_mark_ticks", "triggered" = "excluded"."triggered", "replaced_by_id" = "excluded"."replaced_by_id", "updated_at" = "excluded"."updated_at", "reason" = "excluded"."reason", "fill_note" = "excluded"."fill_note""#
 
     func record() throws -> OrderRecord {
         func field<T>(_ value: T?) throws -> T { try StoreError.decoding("orders", id) { value } }
@@ -180,7 +200,7 @@ struct OrderRow: Codable, Sendable {
             pricing = FillPricing(source: try field(PriceSource(rawValue: priceSource)), asOf: try field(priceAsOf),
                                   marketOpen: try field(marketOpen))
         }
-        return OrderRecord(
+        return try OrderRecord(
             id: OrderID(id), portfolioID: PortfolioID(portfolioId), period: period, sequence: try field(sequence),
             clientOrderID: clientOrderId, symbol: try field(Symbol(symbol)), side: try field(OrderSide(rawValue: side)),
             type: try field(OrderType(rawValue: type)), quantity: quantity,
@@ -188,6 +208,70 @@ struct OrderRow: Codable, Sendable {
             fillPrice: fillPriceTicks.map(Price.init(ticks:)), pricing: pricing, notional: Money(cents: notionalCents),
             commission: Money(cents: commissionCents), realizedPnL: Money(cents: realizedPnlCents),
             cashDelta: Money(cents: cashDeltaCents), createdAt: createdAt, filledAt: filledAt)
+        .with(self)
+    }
+}
+
+extension OrderRow {
+    init(_ order: OrderRecord) {
+        self.init(id: order.id.uuid, portfolioId: order.portfolioID.uuid, period: order.period, sequence: order.sequence,
+                  clientOrderId: order.clientOrderID, symbol: order.symbol.rawValue, side: order.side.rawValue,
+                  type: order.type.rawValue, quantity: order.quantity, status: order.status.rawValue,
+                  filledQuantity: order.filledQuantity, fillPriceTicks: order.fillPrice?.ticks,
+                  priceSource: order.pricing?.source.rawValue, priceAsOf: order.pricing?.asOf, marketOpen: order.pricing?.marketOpen,
+                  notionalCents: order.notional.cents, commissionCents: order.commission.cents,
+                  realizedPnlCents: order.realizedPnL.cents, cashDeltaCents: order.cashDelta.cents, createdAt: order.createdAt,
+                  filledAt: order.filledAt, timeInForce: order.terms.timeInForce.rawValue, limitPriceTicks: order.terms.limit?.ticks,
+                  stopPriceTicks: order.terms.stop?.ticks, waterMarkTicks: order.waterMark?.ticks, triggered: order.triggered,
+                  placedOn: order.placedOn?.description, lastSession: order.lastSession?.description, expiresAt: order.expiresAt,
+                  holdPriceTicks: order.holdPrice?.ticks, replacesId: order.replacesID?.uuid, replacedById: order.replacedByID?.uuid,
+                  updatedAt: order.updatedAt, reason: order.reason, fillNote: order.fillNote)
+        switch order.terms.trail {
+        case .price(let amount)?: trailTicks = amount.ticks
+        case .percent(let basisPoints)?: trailBasisPoints = basisPoints
+        case nil: break
+        }
+    }
+}
+
+extension OrderRecord {
+    /// The record with the working-order columns of `row` (absent on orders placed before them).
+    fileprivate func with(_ row: OrderRow) throws -> OrderRecord {
+        func field<T>(_ value: T?) throws -> T { try StoreError.decoding("orders", row.id) { value } }
+        var order = self
+        var trail: Trail?
+        if let ticks = row.trailTicks { trail = .price(Price(ticks: ticks)) }
+        if let basisPoints = row.trailBasisPoints { trail = .percent(basisPoints: basisPoints) }
+        order.terms = OrderTerms(type: type, timeInForce: try row.timeInForce.map { try field(TimeInForce(rawValue: $0)) } ?? .day,
+                                 limit: row.limitPriceTicks.map(Price.init(ticks:)), stop: row.stopPriceTicks.map(Price.init(ticks:)),
+                                 trail: trail)
+        order.waterMark = row.waterMarkTicks.map(Price.init(ticks:))
+        order.triggered = row.triggered ?? false
+        order.placedOn = try row.placedOn.map { try field(SessionDate(iso: $0)) }
+        order.lastSession = try row.lastSession.map { try field(SessionDate(iso: $0)) }
+        order.expiresAt = row.expiresAt
+        order.holdPrice = row.holdPriceTicks.map(Price.init(ticks:))
+        order.replacesID = row.replacesId.map(OrderID.init)
+        order.replacedByID = row.replacedById.map(OrderID.init)
+        order.updatedAt = row.updatedAt
+        order.reason = row.reason
+        order.fillNote = row.fillNote
+        return order
+    }
+}
+
+/// One change of an order's status.
+struct OrderEventRow: Codable, Sendable {
+    var id: UUID
+    var orderId: UUID
+    var portfolioId: UUID
+    var status: String
+    var at: Date
+    var note: String?
+
+    func event() throws -> OrderEvent {
+        let stored = status
+        return OrderEvent(status: try StoreError.decoding("order_events", id) { OrderStatus(rawValue: stored) }, at: at, note: note)
     }
 }
 
@@ -207,6 +291,8 @@ struct FillRow: Codable, Sendable {
     var commissionCents: Int64
     var realizedPnlCents: Int64
     var createdAt: Date
+    /// How a working order's fill was priced, in words.
+    var note: String? = nil
 
     func fill() throws -> Fill {
         let stored = side, ticker = symbol
