@@ -376,6 +376,9 @@ public struct PortfolioDTO: Codable, Sendable, Hashable {
     public var closedAt: Date?
     /// Who sees it on the owner's profile: `private`, `public` (weights) or `full` (amounts too).
     public var visibility: String?
+    /// The cash that open orders (and written puts) hold back, and what is left to spend.
+    public var reservedCash: String?
+    public var availableCash: String?
 
     public init(id: String, name: String, period: Int, clock: ClockDTO, rules: RulesDTO, startingCash: String,
                 cash: String, marketValue: String, equity: String, realizedPnl: String, unrealizedPnl: String,
@@ -439,7 +442,9 @@ public struct PositionList: Codable, Sendable, Hashable {
 
 /// `POST /api/v1/portfolios/{id}/orders`.
 public struct PlaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
-    public enum CodingKeys: String, CodingKey, CaseIterable { case symbol, side, quantity, type, clientOrderId, instrument }
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case symbol, side, quantity, type, clientOrderId, instrument, timeInForce, limitPrice, stopPrice, trailPrice, trailPercent
+    }
 
     public var symbol: String
     /// `stock` or `option`: optional, and when given it must be the symbol's (an OCC symbol is an option's).
@@ -448,10 +453,18 @@ public struct PlaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
     public var side: String
     /// Whole shares, at least 1.
     public var quantity: Int64
-    /// `market` (the default).
+    /// `market` (the default), `limit`, `stop`, `stop_limit` or `trailing_stop`.
     public var type: String?
     /// Your own id for the order, unique per portfolio forever.
     public var clientOrderId: String?
+    /// `day` (the default), `gtc`, `ioc`, `fok`, `opg` or `cls`.
+    public var timeInForce: String?
+    /// Decimal strings, dollars a share: `"180.00"`.
+    public var limitPrice: String?
+    public var stopPrice: String?
+    /// A trailing stop's distance: in dollars (`trailPrice`) or as a percent of the best price (`trailPercent`, `"5"`).
+    public var trailPrice: String?
+    public var trailPercent: String?
 
     public init(symbol: String, side: String, quantity: Int64, type: String? = nil, clientOrderId: String? = nil) {
         self.symbol = symbol; self.side = side; self.quantity = quantity; self.type = type
@@ -493,6 +506,34 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var filledAt: Date?
     /// The contract's terms for an option order (its prices are then per share).
     public var option: OptionContractDTO?
+    public var timeInForce: String?
+    public var limitPrice: String?
+    public var stopPrice: String?
+    public var trailPrice: String?
+    public var trailPercent: String?
+    /// A trailing stop's best price so far (the high-water mark of a sell, the low of a buy) and
+    /// the stop it makes now.
+    public var waterMark: String?
+    public var currentStop: String?
+    /// A stop-limit whose stop was reached (a limit order since).
+    public var triggered: Bool?
+    /// What a working buy holds of the cash, and a working sell of the shares.
+    public var heldCash: String?
+    public var heldShares: Int64?
+    /// When it expires, or the last session it works in (daily bars).
+    public var expiresAt: Date?
+    public var lastSession: String?
+    public var replacesOrderId: String?
+    public var replacedByOrderId: String?
+    public var updatedAt: Date?
+    /// Why it was cancelled, rejected or expired.
+    public var reason: String?
+    /// How the last fill was priced, in words (the bar or the quote, the gap, the volume cap).
+    public var fillNote: String?
+    /// What the order does, in one sentence.
+    public var summary: String?
+    /// Every change of its status (one order's page only).
+    public var history: [OrderEventDTO]?
 
     public init(id: String, portfolioId: String, clientOrderId: String?, symbol: String, side: String, type: String,
                 quantity: Int64, status: String, filledQuantity: Int64, fillPrice: String?, priceSource: String?,
@@ -506,6 +547,38 @@ public struct OrderDTO: Codable, Sendable, Hashable {
         self.commission = commission; self.realizedPnl = realizedPnl; self.cashDelta = cashDelta
         self.createdAt = createdAt; self.filledAt = filledAt
     }
+}
+
+/// One change of an order's status.
+public struct OrderEventDTO: Codable, Sendable, Hashable {
+    /// `new`, `partially_filled`, `filled`, `canceled`, `expired`, `rejected` or `replaced`.
+    public var status: String
+    public var at: Date
+    public var note: String?
+    public init(status: String, at: Date, note: String?) { self.status = status; self.at = at; self.note = note }
+}
+
+/// `PATCH /portfolios/{id}/orders/{orderId}`: the new order's terms; what is left out is kept.
+public struct ReplaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case quantity, timeInForce, limitPrice, stopPrice, trailPrice, trailPercent }
+    public var quantity: Int64?
+    public var timeInForce: String?
+    public var limitPrice: String?
+    public var stopPrice: String?
+    public var trailPrice: String?
+    public var trailPercent: String?
+    public init(quantity: Int64? = nil, timeInForce: String? = nil, limitPrice: String? = nil, stopPrice: String? = nil,
+                trailPrice: String? = nil, trailPercent: String? = nil) {
+        self.quantity = quantity; self.timeInForce = timeInForce; self.limitPrice = limitPrice; self.stopPrice = stopPrice
+        self.trailPrice = trailPrice; self.trailPercent = trailPercent
+    }
+}
+
+/// The answer to a replace: the old order (now `replaced`) and the new one.
+public struct ReplacedOrderDTO: Codable, Sendable, Hashable {
+    public var replaced: OrderDTO
+    public var order: OrderDTO
+    public init(replaced: OrderDTO, order: OrderDTO) { self.replaced = replaced; self.order = order }
 }
 
 /// A rule an order would break, in a preview.
@@ -541,6 +614,8 @@ public struct OrderPreviewDTO: Codable, Sendable, Hashable {
     public var option: OptionContractDTO?
     /// How the price was found, in a sentence (an option's: the model, the spread, the
     /// underlying's price and its time).
+    /// What a working order will do, in one sentence (absent for market orders).
+    public var summary: String?
     public var priceNote: String?
 
     public init(symbol: String, side: String, quantity: Int64, price: String, priceSource: String, priceAsOf: Date,

@@ -10,9 +10,8 @@ public enum NotificationKind: String, Sendable, Hashable, CaseIterable, Codable 
     case alert
     case follower
 
-    /// The kinds a player can choose among (working orders, and their fills, come with the order
-    /// types: until then nothing is sent as `order_filled`).
-    public static let offered: [NotificationKind] = allCases.filter { $0 != .orderFilled }
+    /// The kinds a player can choose among.
+    public static let offered: [NotificationKind] = allCases
 
     /// How the settings screen names the kind.
     public var label: String {

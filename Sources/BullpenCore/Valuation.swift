@@ -133,6 +133,8 @@ public struct SessionTrades: Sendable, Hashable {
 public struct Valuation: Sendable, Hashable {
     public var positions: [PositionValuation]
     public var cash: Money
+    /// What open orders and written puts hold back of the cash; `cash - reservedCash` is available.
+    public var reservedCash: Money
     public var startingCash: Money
     /// Money added since the period began (top-ups): counted as put in, not as a gain.
     public var deposits: Money
@@ -159,6 +161,7 @@ public struct Valuation: Sendable, Hashable {
             return PositionValuation(position: position, quote: quote, dayChange: change)
         }
         cash = book.cash
+        reservedCash = book.reservedCash
         startingCash = book.startingCash
         deposits = book.deposits
         marketValue = positions.reduce(.zero) { $0 + $1.marketValue }

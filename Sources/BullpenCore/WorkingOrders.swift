@@ -655,3 +655,89 @@ public struct OrderSchedule: Sendable, Hashable {
         return schedule
     }
 }
+
+/// Working orders indexed by symbol and trigger price, so that a quote update finds the orders it
+/// may fill by two binary searches instead of a look at every order. Limits and untriggered stops
+/// sit at their price on one of two sorted lists per symbol: those that act when the price falls
+/// to them (buy limits, sell stops) and those that act when it rises to them (sell limits, buy
+/// stops). Trailing stops, whose stop moves with the price, are looked at on every update of
+/// their symbol.
+public struct TriggerIndex: Sendable {
+    public let orders: [WorkingOrder]
+    private var falling: [Symbol: [(price: Int64, index: Int)]] = [:]
+    private var rising: [Symbol: [(price: Int64, index: Int)]] = [:]
+    private var moving: [Symbol: [Int]] = [:]
+
+    public init(_ orders: [WorkingOrder]) {
+        self.orders = orders
+        for (index, order) in orders.enumerated() {
+            guard order.terms.timeInForce != .opg, order.terms.timeInForce != .cls else { continue }
+            let buy = order.side == .buy
+            switch order.terms.type {
+            case .market:
+                continue
+            case .trailingStop:
+                moving[order.symbol, default: []].append(index)
+            case .limit:
+                if let limit = order.terms.limit { add(order.symbol, limit, index, whenFalling: buy) }
+            case .stop:
+                if let stop = order.terms.stop { add(order.symbol, stop, index, whenFalling: !buy) }
+            case .stopLimit:
+                if order.triggered, let limit = order.terms.limit { add(order.symbol, limit, index, whenFalling: buy) }
+                else if let stop = order.terms.stop { add(order.symbol, stop, index, whenFalling: !buy) }
+            }
+        }
+        for symbol in falling.keys { falling[symbol]!.sort { $0.price < $1.price } }
+        for symbol in rising.keys { rising[symbol]!.sort { $0.price < $1.price } }
+    }
+
+    private mutating func add(_ symbol: Symbol, _ price: Price, _ index: Int, whenFalling: Bool) {
+        if whenFalling { falling[symbol, default: []].append((price.ticks, index)) }
+        else { rising[symbol, default: []].append((price.ticks, index)) }
+    }
+
+    /// The symbols with working orders.
+    public var symbols: [Symbol] { Array(Set(falling.keys).union(rising.keys).union(moving.keys)).sorted() }
+
+    /// The orders a price of `price` for `symbol` may act on: those whose price it reached, and
+    /// the trailing stops of the symbol. Indices into ``orders``.
+    public func candidates(_ symbol: Symbol, at price: Price) -> [Int] {
+        var found: [Int] = moving[symbol] ?? []
+        if let list = falling[symbol] {
+            // Acting when the price falls to them: every one priced at or above the price now.
+            let first = Self.firstIndex(in: list) { $0 >= price.ticks }
+            found += list[first...].map(\.index)
+        }
+        if let list = rising[symbol] {
+            // Acting when the price rises to them: every one priced at or below it.
+            let end = Self.firstIndex(in: list) { $0 > price.ticks }
+            found += list[..<end].map(\.index)
+        }
+        return found
+    }
+
+    /// The first position whose price satisfies `predicate` (which is false, then true, along the list).
+    private static func firstIndex(in list: [(price: Int64, index: Int)], where predicate: (Int64) -> Bool) -> Int {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(list[middle].price) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// What the quotes do to the orders: each candidate evaluated at its symbol's price. Fills,
+    /// and the orders that changed without filling (a trailing mark moved, a stop-limit triggered).
+    public func evaluate(_ quotes: [Symbol: (price: Price, at: Date)]) -> (fills: [(order: WorkingOrder, fill: WorkingFill)], changed: [WorkingOrder]) {
+        var fills: [(order: WorkingOrder, fill: WorkingFill)] = []
+        var changed: [WorkingOrder] = []
+        for (symbol, quote) in quotes {
+            for index in candidates(symbol, at: quote.price) {
+                let order = orders[index]
+                let (after, fill) = OrderEvaluation.evaluate(order, quote: quote.price, at: quote.at)
+                if let fill { fills.append((after, fill)) } else if after != order { changed.append(after) }
+            }
+        }
+        return (fills, changed)
+    }
+}

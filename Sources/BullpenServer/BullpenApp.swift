@@ -39,6 +39,7 @@ public enum BullpenApp {
         let background = BackgroundTasks()
         let notifier = Notifier(store: store, inbox: inbox, push: push, background: background, logger: BullpenServices.notifyLogger)
         let alertMonitor = marketData.map { AlertMonitor(store: store, source: $0, notifier: notifier, logger: app.logger) }
+        let orderMonitor = marketData.map { OrderMonitor(store: store, source: $0, notifier: notifier, time: time, logger: app.logger) }
         app.bullpen = BullpenServices(
             store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
@@ -55,7 +56,7 @@ public enum BullpenApp {
             // which guard accounts, are counted in the database.
             orders: RateLimiter(name: "orders", limit: configuration.ordersPerMinute, window: 60, time: time, book: MemoryThrottleBook()),
             time: time, configuration: configuration, inbox: inbox, push: push, alertMonitor: alertMonitor,
-            background: background)
+            orderMonitor: orderMonitor, background: background)
         // (Shut down in the reverse order: the background work first, then the push client it uses.)
         if let push { app.lifecycle.use(PushClientLifecycle(client: push.client)) }
         app.lifecycle.use(BackgroundTasksLifecycle(tasks: background))
@@ -107,6 +108,13 @@ public enum BullpenApp {
                 let interval = configuration.alertInterval
                 app.lifecycle.use(BackgroundLoop {
                     await alertMonitor.runLogged()
+                    return interval
+                })
+            }
+            if let orderMonitor, configuration.orderInterval > .zero {
+                let interval = configuration.orderInterval
+                app.lifecycle.use(BackgroundLoop {
+                    await orderMonitor.runLogged()
                     return interval
                 })
             }

@@ -25,6 +25,7 @@ struct BullpenServices: Sendable {
     let push: PushSender?
     /// Price alerts' checks; nil without market data.
     let alertMonitor: AlertMonitor?
+    let orderMonitor: OrderMonitor?
     /// Work beside the answers, waited for at shutdown.
     let background: BackgroundTasks
 

@@ -53,6 +53,8 @@ extension PortfolioDTO {
         leagueId = portfolio.leagueID?.description
         closedAt = portfolio.closedAt
         visibility = portfolio.visibility.rawValue
+        reservedCash = valuation.reservedCash.decimalString
+        availableCash = (valuation.cash - valuation.reservedCash).decimalString
     }
 }
 
@@ -83,6 +85,46 @@ extension OrderDTO {
                   realizedPnl: order.realizedPnL.decimalString, cashDelta: order.cashDelta.decimalString,
                   createdAt: order.createdAt, filledAt: order.filledAt)
         option = OptionContractDTO(order.symbol)
+        let terms = order.terms
+        timeInForce = terms.timeInForce.rawValue
+        limitPrice = terms.limit?.decimalString
+        stopPrice = terms.stop?.decimalString
+        switch terms.trail {
+        case .price(let amount)?: trailPrice = amount.decimalString
+        case .percent(let basisPoints)?: trailPercent = FixedPoint.format(basisPoints, scale: 2)
+        case nil: break
+        }
+        waterMark = order.waterMark?.decimalString
+        if terms.type == .stopLimit || terms.type == .trailingStop { triggered = order.triggered }
+        if let working = order.working(commission: .free) {
+            currentStop = working.stopPrice?.decimalString
+            heldShares = working.heldShares > 0 ? working.heldShares : nil
+        }
+        expiresAt = order.expiresAt
+        lastSession = order.lastSession?.description
+        replacesOrderId = order.replacesID?.description
+        replacedByOrderId = order.replacedByID?.description
+        updatedAt = order.updatedAt
+        reason = order.reason
+        fillNote = order.fillNote
+        if terms.type != .market || terms.timeInForce == .opg || terms.timeInForce == .cls {
+            summary = OrderSentence.describe(side: order.side, quantity: order.quantity, symbol: order.symbol, terms: terms)
+            if order.fillNote != nil { priceNote = order.fillNote }
+        }
+    }
+
+    /// With what a working buy holds of the cash under `rules` (the commission included).
+    init(_ order: OrderRecord, rules: PortfolioRules) {
+        self.init(order)
+        if let working = order.working(commission: rules.commission), working.heldCash > .zero {
+            heldCash = working.heldCash.decimalString
+        }
+    }
+}
+
+extension OrderEventDTO {
+    init(_ event: OrderEvent) {
+        self.init(status: event.status.rawValue, at: event.at, note: event.note)
     }
 }
 

@@ -55,6 +55,9 @@ public struct ServerConfiguration: Sendable {
     /// How often price alerts are checked against the market (`BULLPEN_ALERT_INTERVAL`, seconds);
     /// zero turns the check off (tests that run rounds themselves).
     public var alertInterval: Duration = .seconds(5)
+    /// How often working orders are evaluated against the live quotes (`BULLPEN_ORDER_INTERVAL`,
+    /// seconds); zero turns the evaluation off (tests that run rounds themselves).
+    public var orderInterval: Duration = .seconds(2)
     /// Who runs this server, told to browsers' push services with each push (`BULLPEN_PUSH_SUBJECT`:
     /// a `mailto:` address or an https URL).
     public var pushSubject = "mailto:admin@bullpen.invalid"
@@ -190,6 +193,11 @@ public struct ServerConfiguration: Sendable {
         if let seconds = environment["BULLPEN_ALERT_INTERVAL"], !seconds.isEmpty {
             if let value = Int(seconds), value >= 0 { config.alertInterval = .seconds(value) } else {
                 problems.append("BULLPEN_ALERT_INTERVAL must be a whole number of seconds (0 turns alerts off), not '\(seconds)'")
+            }
+        }
+        if let seconds = environment["BULLPEN_ORDER_INTERVAL"], !seconds.isEmpty {
+            if let value = Int(seconds), value >= 0 { config.orderInterval = .seconds(value) } else {
+                problems.append("BULLPEN_ORDER_INTERVAL must be a whole number of seconds (0 turns working orders' evaluation off), not '\(seconds)'")
             }
         }
         if let subject = environment["BULLPEN_PUSH_SUBJECT"], !subject.isEmpty {

@@ -265,10 +265,12 @@ extension BullpenStore {
         public var snapshots: [EquitySnapshot]
         /// The option contracts that expire on the way, in order.
         public var settlements: [OptionSettlement]
+        /// What happened to working orders (and expiring contracts) on the way, in order.
+        public var events: [ReplayOrderEvent]
         public init(portfolio: PortfolioID, owner: UserID, version: Int64, from: SessionDate, to: SessionDate,
-                    snapshots: [EquitySnapshot], settlements: [OptionSettlement] = []) {
+                    snapshots: [EquitySnapshot], settlements: [OptionSettlement] = [], events: [ReplayOrderEvent] = []) {
             self.portfolio = portfolio; self.owner = owner; self.version = version; self.from = from; self.to = to
-            self.snapshots = snapshots; self.settlements = settlements
+            self.snapshots = snapshots; self.settlements = settlements; self.events = events
         }
     }
 
@@ -289,7 +291,7 @@ extension BullpenStore {
             var folded = stats[move.portfolio]
             folded?.add(move.snapshots)
             return LedgerCommand.advance(ReplayStep(version: move.version, from: move.from, to: move.to, snapshots: move.snapshots,
-                                                    stats: folded, settlements: move.settlements),
+                                                    stats: folded, settlements: move.settlements, events: move.events),
                                          portfolio: move.portfolio, owner: move.owner)
         }
         return await ledger.submit(commands, store: self).map { result in

@@ -19,6 +19,8 @@ struct AuthorizationTests {
             (.POST, "/api/v1/portfolios/\(portfolio)/orders", #"{"symbol":"MSFT","side":"sell","quantity":1}"#),
             (.POST, "/api/v1/portfolios/\(portfolio)/orders/preview", #"{"symbol":"MSFT","side":"buy","quantity":1}"#),
             (.GET, "/api/v1/portfolios/\(portfolio)/orders/\(order)", nil),
+            (.DELETE, "/api/v1/portfolios/\(portfolio)/orders/\(order)", nil),
+            (.PATCH, "/api/v1/portfolios/\(portfolio)/orders/\(order)", #"{"limitPrice":"10"}"#),
             (.GET, "/api/v1/portfolios/\(portfolio)/activities", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/activities?format=csv", nil),
             (.GET, "/api/v1/portfolios/\(portfolio)/activities/summary", nil),

@@ -45,7 +45,9 @@ struct PortfolioAPITests {
 
             let one = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(bought.id)",
                                             token: player.accessToken).decode(OrderDTO.self)
-            #expect(one == bought)
+            var plain = one
+            plain.history = nil
+            #expect(plain == bought)
             let list = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders?limit=1",
                                              token: player.accessToken).decode(OrderList.self)
             #expect(list.orders.count == 1 && list.orders[0].side == "sell" && list.nextCursor != nil)

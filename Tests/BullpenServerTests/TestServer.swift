@@ -79,6 +79,7 @@ final class TestServer: Sendable {
         config.closingEquityJob = false
         config.leagueScheduleJob = false
         config.alertInterval = .zero
+        config.orderInterval = .zero
         configure(&config)
         let store = try BullpenStore(backend: .sqlite(path: config.sqlitePath), time: time, logger: quietLogger)
         try await store.migrate()

@@ -176,10 +176,24 @@ struct LedgerTests {
                 var order = order
                 order.createdAt = rounded(order.createdAt)
                 order.filledAt = order.filledAt.map(rounded)
+                order.updatedAt = order.updatedAt.map(rounded)
+                order.expiresAt = order.expiresAt.map(rounded)
                 return order
             }
             let stored = try await store.order(placed.id, in: main.id, owner: user.id)
             #expect(microseconds(stored) == microseconds(placed))
+            // A working order, placed and cancelled: its status changes are rows of their own.
+            guard case .order(var limit, _, _, _) = Self.order(.buy, 1, "KO", at: "50.25", in: main.id, owner: user.id) else { return }
+            limit.request.terms = OrderTerms(type: .limit, timeInForce: .gtc, limit: Price(parsing: "40")!)
+            guard case .success(.executed(let working, _)) = await store.ledger.submit([.order(limit, portfolio: main.id, owner: user.id, idempotency: nil)],
+                                                                                      store: store).first else {
+                Issue.record("the limit order must be placed")
+                return
+            }
+            #expect(working.status == .new)
+            let cancelled = try await store.cancelOrder(working.id, in: main.id, owner: user.id)
+            #expect(cancelled.status == .canceled)
+            #expect(microseconds(try await store.order(working.id, in: main.id, owner: user.id)) == microseconds(cancelled))
 
             let sql = store.sql(try store.db)
             func tableColumns(_ table: String) async throws -> Set<String> {
@@ -200,6 +214,7 @@ struct LedgerTests {
                 ("positions", try await rowColumns("positions", PositionRow.self)),
                 ("equity_snapshots", try await rowColumns("equity_snapshots", EquitySnapshotRow.self)),
                 ("equity_stats", try await rowColumns("equity_stats", EquityStatsRow.self)),
+                ("order_events", try await rowColumns("order_events", OrderEventRow.self)),
             ]
             // Every table the statement reads from JSON is checked here.
             let populated = BatchStatement.sql.matches(of: /jsonb_populate_recordset\(NULL::"(\w+)"/).map { String($0.output.1) }

@@ -14,6 +14,8 @@ struct OrderRoutes: RouteCollection {
         orders.post(use: place)
         orders.post("preview", use: preview)
         orders.get(":orderId", use: one)
+        orders.delete(":orderId", use: cancel)
+        orders.patch(":orderId", use: replace)
     }
 
     @Sendable func place(req: Request) async throws -> Response {
@@ -34,16 +36,18 @@ struct OrderRoutes: RouteCollection {
             BullpenMetrics.order(side: body.side, outcome: APIError(error).code.rawValue)
             throw error
         }
-        BullpenMetrics.order(side: body.side, outcome: "filled")
         var order: OrderDTO
         switch outcome {
         case .executed(let executed, let book):
-            order = OrderDTO(executed)
+            BullpenMetrics.order(side: body.side, outcome: executed.status.rawValue)
+            order = OrderDTO(executed, rules: try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules)
             if let note { order.priceNote = note }
             // Achievements are checked beside the answer, not before it.
             let notifier = req.bullpen.notifier, marketData = req.bullpen.marketData, user = caller.user
             req.bullpen.background.run { await notifier.traded(executed, book: book, user: user, marketData: marketData) }
-        case .replayed(let earlier): order = OrderDTO(earlier)
+        case .replayed(let earlier):
+            BullpenMetrics.order(side: body.side, outcome: "replayed")
+            order = OrderDTO(earlier)
         case .remembered(let stored): return Self.replay(stored)
         }
         let response = try jsonResponse(order, status: .created)
@@ -57,22 +61,85 @@ struct OrderRoutes: RouteCollection {
         let (preview, priced) = try await req.bullpen.portfolios.preview(request, in: try req.portfolioID(), owner: caller.user)
         var dto = OrderPreviewDTO(preview, pricing: priced.pricing, trading: priced.trading)
         dto.priceNote = priced.note ?? priced.pricing.explanation
+        if !request.terms.fillsAtOnce || request.terms.type != .market {
+            dto.summary = OrderSentence.describe(side: request.side, quantity: request.quantity, symbol: request.symbol, terms: request.terms)
+        }
         return try jsonResponse(dto)
     }
 
     @Sendable func list(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        let page = try await req.bullpen.store.orders(of: try req.portfolioID(), owner: caller.user,
-                                                      limit: try req.pageLimit(), cursor: req.pageCursor)
-        return try jsonResponse(OrderList(orders: page.items.map(OrderDTO.init), nextCursor: page.nextCursor))
+        let open: Bool?
+        switch req.query[String.self, at: "status"] {
+        case nil, "all": open = nil
+        case "open": open = true
+        case "closed": open = false
+        default: throw APIError.validation("status must be open, closed or all.")
+        }
+        let id = try req.portfolioID()
+        let page = try await req.bullpen.store.orders(of: id, owner: caller.user, limit: try req.pageLimit(),
+                                                      cursor: req.pageCursor, open: open)
+        let rules = try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules
+        return try jsonResponse(OrderList(orders: page.items.map { OrderDTO($0, rules: rules) }, nextCursor: page.nextCursor))
     }
 
     @Sendable func one(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        guard let orderID = req.parameters.get("orderId").flatMap(OrderID.init) else {
-            throw APIError.notFound("Order")
+        let id = try req.portfolioID()
+        let order = try await req.bullpen.store.order(try Self.orderID(req), in: id, owner: caller.user)
+        var dto = OrderDTO(order, rules: try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules)
+        dto.history = try await req.bullpen.store.orderEvents(order).map(OrderEventDTO.init)
+        return try jsonResponse(dto)
+    }
+
+    /// Cancels a working order: 200 with the order as cancelled; 409 `order_not_open` when it
+    /// already filled, expired or was cancelled (a cancel racing a fill has exactly one outcome).
+    @Sendable func cancel(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try req.portfolioID(), orderID = try Self.orderID(req)
+        let order = try await req.bullpen.store.order(orderID, in: id, owner: caller.user)
+        guard order.status.isOpen else { throw StoreError.orderNotOpen(status: order.status.rawValue) }
+        do {
+            let cancelled = try await req.bullpen.store.cancelOrder(orderID, in: id, owner: caller.user)
+            return try jsonResponse(OrderDTO(cancelled))
+        } catch StoreError.orderNotOpen {
+            let now = try await req.bullpen.store.order(orderID, in: id, owner: caller.user)
+            throw StoreError.orderNotOpen(status: now.status.rawValue)
         }
-        return try jsonResponse(OrderDTO(try await req.bullpen.store.order(orderID, in: try req.portfolioID(), owner: caller.user)))
+    }
+
+    /// Replaces a working order: a new order with the changed terms, linked to the old one (now
+    /// `replaced`), as Alpaca does.
+    @Sendable func replace(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let id = try req.portfolioID(), orderID = try Self.orderID(req)
+        let body = try req.decodeJSON(ReplaceOrderRequest.self)
+        let old = try await req.bullpen.store.order(orderID, in: id, owner: caller.user)
+        guard old.status.isOpen else { throw StoreError.orderNotOpen(status: old.status.rawValue) }
+        var merged = PlaceOrderRequest(symbol: old.symbol.rawValue, side: old.side.rawValue,
+                                       quantity: body.quantity ?? (old.quantity - old.filledQuantity), type: old.type.rawValue)
+        merged.timeInForce = body.timeInForce ?? old.terms.timeInForce.rawValue
+        merged.limitPrice = body.limitPrice ?? old.terms.limit?.decimalString
+        merged.stopPrice = body.stopPrice ?? old.terms.stop?.decimalString
+        if body.trailPrice != nil || body.trailPercent != nil {
+            merged.trailPrice = body.trailPrice
+            merged.trailPercent = body.trailPercent
+        } else {
+            switch old.terms.trail {
+            case .price(let amount)?: merged.trailPrice = amount.decimalString
+            case .percent(let basisPoints)?: merged.trailPercent = FixedPoint.format(basisPoints, scale: 2)
+            case nil: break
+            }
+        }
+        let request = try Self.orderRequest(merged)
+        let (replaced, new) = try await req.bullpen.portfolios.replaceOrder(orderID, with: request, in: id, owner: caller.user)
+        let rules = try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules
+        return try jsonResponse(ReplacedOrderDTO(replaced: OrderDTO(replaced), order: OrderDTO(new, rules: rules)))
+    }
+
+    static func orderID(_ req: Request) throws -> OrderID {
+        guard let orderID = req.parameters.get("orderId").flatMap(OrderID.init) else { throw APIError.notFound("Order") }
+        return orderID
     }
 
     // MARK: Parsing
@@ -95,12 +162,35 @@ struct OrderRoutes: RouteCollection {
             throw APIError.validation("side must be buy or sell.")
         }
         guard let type = OrderType(rawValue: body.type ?? "market") else {
-            throw APIError.validation("type must be market; other order types are not available yet.")
+            throw APIError.validation("type must be market, limit, stop, stop_limit or trailing_stop.")
+        }
+        guard let timeInForce = TimeInForce(rawValue: body.timeInForce ?? "day") else {
+            throw APIError.validation("timeInForce must be day, gtc, ioc, fok, opg or cls.")
         }
         if let id = body.clientOrderId, !(1...64).contains(id.unicodeScalars.count) {   // code points, as the contract counts
             throw APIError.validation("clientOrderId must be 1 to 64 characters.")
         }
-        return OrderRequest(symbol: symbol, side: side, quantity: body.quantity, type: type, clientOrderID: body.clientOrderId)
+        func price(_ text: String?, _ field: String) throws -> Price? {
+            guard let text else { return nil }
+            guard let price = Price(parsing: text), price.ticks > 0, price.ticks <= 1_000_000 * 10_000 else {
+                throw APIError.validation("\(field) must be a price in dollars above zero with at most four decimals, like \"180.50\".")
+            }
+            return price
+        }
+        var terms = OrderTerms(type: type, timeInForce: timeInForce, limit: try price(body.limitPrice, "limitPrice"),
+                               stop: try price(body.stopPrice, "stopPrice"))
+        switch (body.trailPrice, body.trailPercent) {
+        case (let amount?, nil): terms.trail = .price(try price(amount, "trailPrice")!)
+        case (nil, let percent?):
+            guard let parsed = Percent(parsing: percent), parsed.hundredths > 0, parsed.hundredths <= 5_000 else {
+                throw APIError.validation("trailPercent must be a percent above 0 and at most 50, like \"5\" or \"2.5\".")
+            }
+            terms.trail = .percent(basisPoints: parsed.hundredths)
+        case (_?, _?): throw APIError.validation("Give either trailPrice or trailPercent, not both.")
+        case (nil, nil): break
+        }
+        if let problem = terms.problem { throw APIError.validation(problem) }
+        return OrderRequest(symbol: symbol, side: side, quantity: body.quantity, terms: terms, clientOrderID: body.clientOrderId)
     }
 
     /// The request's `Idempotency-Key` with what identifies the request: the portfolio and the

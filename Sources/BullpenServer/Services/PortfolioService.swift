@@ -147,7 +147,15 @@ struct PortfolioService: Sendable {
         var open = false
         if case .live = portfolio.clock { open = await marketData.isMarketOpen(at: now) }
         let pricing = FillPricing.of(quote, clock: portfolio.clock, simulated: marketData.isSimulated, marketOpen: open, now: now)
-        return PricedOrder(request: request, price: quote.price, pricing: pricing, trading: quote.trading, clock: portfolio.clock)
+        let slippage = portfolio.rules.slippageBasisPoints
+        guard request.terms.fillsAtOnce, slippage > 0 else {
+            return PricedOrder(request: request, price: quote.price, pricing: pricing, trading: quote.trading, clock: portfolio.clock)
+        }
+        let slipped = OrderEvaluation.slipped(quote.price, side: request.side, basisPoints: slippage).roundedToTradingTick()
+        var priced = PricedOrder(request: request, price: slipped, pricing: pricing, trading: quote.trading, clock: portfolio.clock)
+        priced.note = pricing.explanation + " This portfolio's rules add a slippage of \(FixedPoint.format(slippage, scale: 2)) %: "
+            + "the \(quote.price.dollars) quote became \(slipped.dollars), as a real order moves the price against you a little."
+        return priced
     }
 
     /// Prices an option order at the model's quote as of the portfolio's clock: the ask for a
@@ -210,12 +218,52 @@ struct PortfolioService: Sendable {
         }
     }
 
+    /// Replaces a working order with one on `request`'s terms, priced at the portfolio's clock now.
+    func replaceOrder(_ orderID: OrderID, with request: OrderRequest, in id: PortfolioID,
+                      owner: UserID) async throws -> (old: OrderRecord, new: OrderRecord) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let portfolio = try await store.portfolioForPricing(id, owner: owner)
+            let priced = try await price(request, for: portfolio)
+            do {
+                return try await store.replaceOrder(orderID, with: priced, in: id, owner: owner)
+            } catch StoreError.portfolioChanged where attempt < Self.attempts {
+                continue
+            }
+        }
+    }
+
     /// What `request` would do now, with every rule it would break (as problems, not errors).
     func preview(_ request: OrderRequest, in id: PortfolioID, owner: UserID) async throws -> (OrderPreview, PricedOrder) {
         let state = try await store.state(of: id, owner: owner)
-        let priced = try await price(request, for: state.portfolio)
-        let preview = TradingEngine.preview(priced.request, on: state.book, at: priced.price, rules: state.portfolio.rules,
+        var priced = try await price(request, for: state.portfolio)
+        guard !request.terms.fillsAtOnce else {
+            let preview = TradingEngine.preview(priced.request, on: state.book, at: priced.price, rules: state.portfolio.rules,
+                                                context: OrderContext(trading: priced.trading, listed: priced.listed))
+            return (preview, priced)
+        }
+        // A working order is checked at what it may cost: a buy at the price its cash is held at.
+        let hold = OrderEvaluation.holdPrice(for: request.terms, side: request.side, now: priced.price) ?? priced.price
+        var preview = TradingEngine.preview(priced.request, on: state.book, at: hold, rules: state.portfolio.rules,
                                             context: OrderContext(trading: priced.trading, listed: priced.listed))
+        preview.problems.removeAll { $0 == .marketClosed }
+        if request.symbol.isOption {
+            preview.problems.append(.orderTypeNotAvailable("Option contracts trade at the market only."))
+        }
+        if case .live = state.portfolio.clock, request.terms.timeInForce == .opg || request.terms.timeInForce == .cls {
+            preview.problems.append(.orderTypeNotAvailable("At-the-open and at-the-close orders are for replay portfolios."))
+        }
+        let (_, fill) = OrderEvaluation.evaluate(
+            WorkingOrder(id: OrderID(UUID()), symbol: request.symbol, side: request.side, quantity: request.quantity,
+                         terms: request.terms, waterMark: priced.price, placedOn: SessionDate(time.now()), placedAt: time.now()),
+            quote: priced.price, at: priced.pricing.asOf)
+        let now = "The price now is \(priced.price.dollars)"
+        priced.note = fill != nil
+            ? "\(now): this order would fill at once, at that price."
+            : request.side == .buy
+                ? "\(now). Until it fills or ends, the order holds \(preview.total.dollars) of your cash (\(hold.dollars) a share with the commission), so nothing else can spend it."
+                : "\(now). Until it fills or ends, the order holds your \(request.quantity) share\(request.quantity == 1 ? "" : "s"), so no other order can sell them."
         return (preview, priced)
     }
 

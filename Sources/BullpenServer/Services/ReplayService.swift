@@ -185,6 +185,10 @@ struct ReplayService: Sendable {
             if endOfData {
                 message += " This is the last day of the data: trade if you like, then end the replay and read your report."
             }
+            let fills = move.events.filter { if case .filled = $0 { true } else { false } }.count
+            let ended = move.events.filter { if case .expired = $0 { true } else if case .rejected = $0 { true } else { false } }.count
+            if fills > 0 { message += " \(fills) fill\(fills == 1 ? "" : "s") of your working orders on the way: see Orders." }
+            if ended > 0 { message += " \(ended) working order\(ended == 1 ? "" : "s") expired or could not fill: see Orders." }
             if !move.settlements.isEmpty {
                 message += " \(move.settlements.count) option position\(move.settlements.count == 1 ? "" : "s") expired on the way: see History."
             }
@@ -204,23 +208,30 @@ struct ReplayService: Sendable {
         guard let earliest = starts.min() else { return [] }
         // The underlyings of held contracts too: expiring contracts settle at their close.
         let held = states.flatMap { $0.book.positions.keys }
-        let symbols = Set(held + held.compactMap { $0.option?.underlying }).sorted()
+        // Working orders' symbols too: their bars decide the fills on the way.
+        let ordered = states.flatMap { $0.working.map(\.symbol) }
+        let symbols = Set(held + held.compactMap { $0.option?.underlying } + ordered).sorted()
         var closes: [Symbol: [SessionDate: Price]] = [:]
+        var daily: [Symbol: [SessionDate: DailyBar]] = [:]
         for symbol in symbols {
             let bars = try await source.dailyBars(symbol, from: earliest, through: to, asOf: .replay(to.date))
             closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
+            daily[symbol] = Dictionary(bars.map { ($0.date, $0) }, uniquingKeysWith: { _, later in later })
         }
         var startPrices: [SessionDate: [Symbol: Price]] = [:]
         for start in Set(starts) {
             startPrices[start] = try await source.quotes(symbols, asOf: .replay(start.date)).mapValues(\.price)
         }
         return zip(states, starts).map { state, start in
+            let orders = state.working.isEmpty ? nil
+                : ReplayOrderWalk(working: state.working, bars: daily.filter { symbol, _ in state.working.contains { $0.symbol == symbol } },
+                                  rules: state.portfolio.rules)
             let walk = ReplayAdvance.walk(book: state.book, from: start,
                                           days: ReplayAdvance.days(after: start, through: to, last: last),
-                                          startPrices: startPrices[start] ?? [:], closes: closes)
+                                          startPrices: startPrices[start] ?? [:], closes: closes, orders: orders)
             return BullpenStore.ReplayMove(portfolio: state.portfolio.id, owner: state.portfolio.ownerID,
                                            version: state.portfolio.version, from: start, to: to, snapshots: walk.snapshots,
-                                           settlements: walk.settlements)
+                                           settlements: walk.settlements, events: walk.events)
         }
     }
 

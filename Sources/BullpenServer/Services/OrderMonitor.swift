@@ -1,0 +1,121 @@
+import BullpenCore
+import BullpenMarketData
+import BullpenStore
+import Foundation
+import Logging
+
+/// Works the live clock's working orders, in one place for all of them: each round reads the
+/// orders still working, asks the market data once for the quotes of their symbols, finds through
+/// the ``TriggerIndex`` the orders those prices reach, and hands the fills, the expiries and the
+/// moved trailing marks to the ledger together (each answers for itself: an order cancelled
+/// meanwhile is simply no longer working there, so a cancel racing a fill has one outcome).
+/// Orders fill only while the market is open; they expire whenever their time is out. Each filled
+/// order's player is told (`order_filled`).
+actor OrderMonitor {
+    private let store: BullpenStore
+    private let source: any MarketDataSource
+    private let notifier: Notifier
+    private let time: any TimeSource
+    private let logger: Logger
+
+    init(store: BullpenStore, source: any MarketDataSource, notifier: Notifier, time: any TimeSource, logger: Logger) {
+        self.store = store
+        self.source = source
+        self.notifier = notifier
+        self.time = time
+        self.logger = logger
+    }
+
+    struct Round: Sendable {
+        var working = 0
+        var filled = 0
+        var expired = 0
+        var rejected = 0
+    }
+
+    /// One round.
+    @discardableResult
+    func runOnce() async throws -> Round {
+        var round = Round()
+        let open = try await store.openLiveOrders()
+        round.working = open.count
+        guard !open.isEmpty else { return round }
+        let now = time.now()
+        let owners = Dictionary(open.map { ($0.order.id, ($0.portfolio, $0.owner)) }, uniquingKeysWith: { first, _ in first })
+        var changes: [WorkingOrderChange] = []
+        // Expired ones, per portfolio.
+        var expiring: [PortfolioID: (owner: UserID, ids: [OrderID])] = [:]
+        for item in open where item.order.expiresAt.map({ $0 <= now }) ?? false {
+            expiring[item.portfolio, default: (item.owner, [])].ids.append(item.order.id)
+        }
+        for (portfolio, entry) in expiring { changes.append(.init(portfolio: portfolio, owner: entry.owner, kind: .expire(entry.ids))) }
+        let expired = Set(expiring.values.flatMap(\.ids))
+
+        let marketOpen = await source.isMarketOpen(at: now)
+        if marketOpen {
+            let index = TriggerIndex(open.map(\.order).filter { !expired.contains($0.id) })
+            let quotes = try await source.quotes(index.symbols, asOf: .live)
+            var prices: [Symbol: (price: Price, at: Date)] = [:]
+            for (symbol, quote) in quotes where quote.trading { prices[symbol] = (quote.price, quote.asOf ?? now) }
+            let (fills, changed) = index.evaluate(prices)
+            for (order, fill) in fills {
+                guard let (portfolio, owner) = owners[order.id], let quote = quotes[order.symbol] else { continue }
+                let pricing = FillPricing.of(quote, clock: .live, simulated: source.isSimulated, marketOpen: true, now: now)
+                changes.append(.init(portfolio: portfolio, owner: owner, kind: .fill(fill, pricing)))
+            }
+            for order in changed {
+                guard let (portfolio, owner) = owners[order.id] else { continue }
+                changes.append(.init(portfolio: portfolio, owner: owner, kind: .track(order)))
+            }
+        }
+        guard !changes.isEmpty else { return round }
+        var notifications: [NotificationRecord] = []
+        for (change, result) in zip(changes, await store.applyWorkingOrderChanges(changes)) {
+            switch result {
+            case .success(let order?):
+                switch order.status {
+                case .filled, .partiallyFilled:
+                    round.filled += 1
+                    notifications.append(notice(order, for: change.owner))
+                case .rejected:
+                    round.rejected += 1
+                    notifications.append(notice(order, for: change.owner))
+                case .expired:
+                    round.expired += 1
+                default: break
+                }
+            case .success(nil):
+                break
+            case .failure(StoreError.orderNotOpen):
+                break   // cancelled or filled meanwhile: nothing to do
+            case .failure(let error):
+                logger.warning("working order not changed", metadata: ["portfolio": "\(change.portfolio)", "error": "\(error)"])
+            }
+        }
+        await notifier.notify(notifications)
+        return round
+    }
+
+    private func notice(_ order: OrderRecord, for owner: UserID) -> NotificationRecord {
+        let verb = order.side == .buy ? "Bought" : "Sold"
+        let title: String
+        let body: String
+        switch order.status {
+        case .rejected:
+            title = "Your \(order.type.words) order for \(order.symbol) could not fill"
+            body = order.reason ?? ""
+        default:
+            let price = order.fillPrice?.dollars ?? ""
+            title = "\(verb) \(order.filledQuantity) \(order.symbol) at \(price)"
+            body = (order.status == .partiallyFilled ? "Part of your \(order.type.words) order filled. " : "Your \(order.type.words) order filled. ")
+                + (order.fillNote ?? "")
+        }
+        return notifier.make(.orderFilled, for: owner, title: title, body: body,
+                                   link: "#/portfolio/\(order.portfolioID)/orders/\(order.id)")
+    }
+
+    /// A round for the background loop: errors are logged, and the next round comes anyway.
+    func runLogged() async {
+        do { try await runOnce() } catch { logger.warning("working orders not evaluated", metadata: ["error": "\(error)"]) }
+    }
+}
