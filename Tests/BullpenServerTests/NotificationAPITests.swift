@@ -22,6 +22,11 @@ final class MovableMarketData: ForwardingMarketData {
 
     func set(_ symbol: String, _ price: String) { prices.withLock { $0[Symbol(symbol)!] = Price(parsing: price)! } }
 
+    /// Whether the exchange is in session (a pack's never is; working orders fill only in session).
+    private let session = Mutex(false)
+    func setMarketOpen(_ open: Bool) { session.withLock { $0 = open } }
+    func isMarketOpen(at instant: Date) async -> Bool { session.withLock { $0 } }
+
     private func moved(_ quote: Quote?, _ symbol: Symbol, _ clock: PortfolioClock) -> Quote? {
         guard case .live = clock, var quote, let price = prices.withLock({ $0[symbol] }) else { return quote }
         quote.price = price

@@ -128,6 +128,16 @@ extension BullpenStore {
         let snapshot = try await auditSnapshot(of: portfolio, owner: owner, prices: quotes)
         let violations = Invariants.check(snapshot)
         #expect(violations.isEmpty, "\(violations)", sourceLocation: sourceLocation)
+        // What working orders hold is what the open orders stored hold, within the cash and shares there are.
+        let state = try await state(of: portfolio, owner: owner)
+        let open = try await orders(of: portfolio, owner: owner, limit: 1_000, cursor: nil, open: true).items
+        let stored = OrderHolds(open.compactMap { $0.working(commission: state.portfolio.rules.commission) })
+        #expect(state.book.holds == stored, "holds in memory \(state.book.holds), stored \(stored)", sourceLocation: sourceLocation)
+        #expect(state.book.reservedCash <= state.book.cash, "held \(state.book.reservedCash) of \(state.book.cash)", sourceLocation: sourceLocation)
+        for (symbol, shares) in stored.shares {
+            #expect(shares <= state.book.quantity(of: symbol), "\(symbol): \(shares) held of \(state.book.quantity(of: symbol))",
+                    sourceLocation: sourceLocation)
+        }
     }
 }
 

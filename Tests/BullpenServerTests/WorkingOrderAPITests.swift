@@ -1,0 +1,203 @@
+import BullpenAPI
+import BullpenCore
+import BullpenMarketData
+import BullpenStore
+@testable import BullpenServer
+import BullpenTestSupport
+import Foundation
+import NIOHTTP1
+import Testing
+
+extension TestServer {
+    func place(_ player: Player, _ body: String, portfolio: String? = nil) async throws -> Reply {
+        try await send(.POST, "/api/v1/portfolios/\(portfolio ?? player.mainPortfolio)/orders", token: player.accessToken, body: body)
+    }
+
+    func placed(_ player: Player, _ body: String, portfolio: String? = nil) async throws -> OrderDTO {
+        let reply = try await place(player, body, portfolio: portfolio)
+        try #require(reply.status == 201, "\(body): \(reply.text)")
+        return try reply.decode(OrderDTO.self)
+    }
+
+    func orders(_ player: Player, portfolio: String? = nil, status: String = "all") async throws -> [OrderDTO] {
+        try await send(.GET, "/api/v1/portfolios/\(portfolio ?? player.mainPortfolio)/orders?status=\(status)&limit=100",
+                       token: player.accessToken).decode(OrderList.self).orders
+    }
+}
+
+@Suite("Working orders over HTTP")
+struct WorkingOrderAPITests {
+    /// Wednesday 2026-11-25, 10:00 in New York: the market is open.
+    static let inSession = TradingCalendar.instant(SessionDate(year: 2026, month: 11, day: 25), 10, 0)
+
+    /// Live: a limit order holds its cash, is replaced, fills when the quote comes down to it (the
+    /// monitor's round), and tells the player; a trailing stop follows the price and sells on the
+    /// turn; a day order expires at the close; a cancelled order cannot be cancelled again.
+    @Test func liveWorkingOrdersFromPlacementToFill() async throws {
+        let market = try await MovableMarketData.tiny()
+        let time = FixedTimeSource(Self.inSession)
+        try await withServer(time: time, source: market, configure: NotificationAPITests.quiet) { server in
+            let player = try await server.register()
+            let monitor = try #require(server.app.bullpen.orderMonitor)
+            market.set("MSFT", "400")
+            market.setMarketOpen(true)
+            let limit = try await server.placed(player, #"{"symbol":"MSFT","side":"buy","quantity":2,"type":"limit","limitPrice":"390","timeInForce":"gtc"}"#)
+            #expect(limit.status == "new" && limit.heldCash == "780.00" && limit.timeInForce == "gtc" && limit.limitPrice == "390.00")
+            #expect(limit.summary == "Buy 2 MSFT if the price is $390.00 or lower, until you cancel it (at most 90 days).")
+            var portfolio = try await server.portfolio(player, player.mainPortfolio)
+            #expect(portfolio.reservedCash == "780.00" && portfolio.availableCash == "99220.00" && portfolio.cash == "100000.00")
+            #expect(try await server.orders(player, status: "open").map(\.id) == [limit.id])
+            #expect(try await server.orders(player, status: "closed").isEmpty)
+
+            // Replaced at 395: a new order, linked; the hold follows.
+            let replaced = try await server.send(.PATCH, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(limit.id)",
+                                                 token: player.accessToken, body: #"{"limitPrice":"395"}"#)
+            try #require(replaced.status == 200, "\(replaced.text)")
+            let pair = try replaced.decode(ReplacedOrderDTO.self)
+            #expect(pair.replaced.status == "replaced" && pair.replaced.replacedByOrderId == pair.order.id)
+            #expect(pair.order.replacesOrderId == limit.id && pair.order.heldCash == "790.00" && pair.order.quantity == 2)
+
+            // Not reached at 396; reached at 394.50: filled at the quote.
+            market.set("MSFT", "396")
+            #expect(try await monitor.runOnce().filled == 0)
+            market.set("MSFT", "394.5")
+            let round = try await monitor.runOnce()
+            #expect(round.filled == 1 && round.working == 1)
+            let filled = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(pair.order.id)",
+                                               token: player.accessToken).decode(OrderDTO.self)
+            #expect(filled.status == "filled" && filled.fillPrice == "394.50" && filled.filledQuantity == 2)
+            #expect(filled.history?.map(\.status) == ["new", "filled"] && filled.fillNote?.contains("$394.50") == true)
+            portfolio = try await server.portfolio(player, player.mainPortfolio)
+            #expect(portfolio.cash == "99211.00" && portfolio.reservedCash == "0.00")
+            let told = try await server.notifications(player).notifications
+            #expect(told.first?.kind == "order_filled" && told.first?.title == "Bought 2 MSFT at $394.50")
+
+            // A trailing stop of 2 %: the mark follows 400 up to 410, and the stop (401.80) sells at 401.
+            market.set("MSFT", "400")
+            let trailing = try await server.placed(player, #"{"symbol":"MSFT","side":"sell","quantity":2,"type":"trailing_stop","trailPercent":"2","timeInForce":"gtc"}"#)
+            #expect(trailing.status == "new" && trailing.heldShares == 2 && trailing.currentStop == "392.00")
+            let refused = try await server.order(player, "sell", 1, "MSFT")
+            #expect(refused.status == 422 && refused.errorCode == "shares_committed")
+            market.set("MSFT", "410")
+            try await monitor.runOnce()
+            let moved = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(trailing.id)",
+                                              token: player.accessToken).decode(OrderDTO.self)
+            #expect(moved.waterMark == "410.00" && moved.currentStop == "401.80" && moved.status == "new")
+            market.set("MSFT", "401")
+            #expect(try await monitor.runOnce().filled == 1)
+            #expect(try await server.portfolio(player, player.mainPortfolio).holdingsCount == 0)
+
+            // Cancelled once; a second cancel is refused; so is a change.
+            let day = try await server.placed(player, #"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit","limitPrice":"100"}"#)
+            let path = "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(day.id)"
+            let cancelled = try await server.send(.DELETE, path, token: player.accessToken)
+            #expect(cancelled.status == 200)
+            #expect(try cancelled.decode(OrderDTO.self).status == "canceled")
+            let again = try await server.send(.DELETE, path, token: player.accessToken)
+            #expect(again.status == 409 && again.errorCode == "order_not_open")
+            let change = try await server.send(.PATCH, path, token: player.accessToken, body: #"{"limitPrice":"101"}"#)
+            #expect(change.status == 409 && change.errorCode == "order_not_open")
+
+            // A day order ends with its session: after the close, the monitor expires it.
+            let expiring = try await server.placed(player, #"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit","limitPrice":"100"}"#)
+            time.advance(by: 7 * 3_600)   // 17:00 in New York
+            market.setMarketOpen(false)
+            #expect(try await monitor.runOnce().expired == 1)
+            let owner = try #require(UserID(player.id)), id = try #require(PortfolioID(player.mainPortfolio))
+            let ended = try await server.store.order(try #require(OrderID(expiring.id)), in: id, owner: owner)
+            #expect(ended.status == .expired && ended.reason?.contains("day order") == true)
+            try await server.expectBalanced(player, player.mainPortfolio)
+        }
+    }
+
+    /// What placing refuses, with a clear code each; ioc and fok cancel what cannot fill at once;
+    /// a marketable limit fills at once at the price now.
+    @Test func placementRulesAndImmediateOrders() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            for (body, status, code) in [
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"market","limitPrice":"5"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit","limitPrice":"-5"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit","limitPrice":"1.23456"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"trailing_stop","trailPercent":"60"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"trailing_stop","trailPercent":"5","trailPrice":"2"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"iceberg"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"timeInForce":"forever"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit","limitPrice":"300","stopLoss":"1"}"#, 400, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1,"timeInForce":"opg"}"#, 422, "order_type_not_available"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1000,"type":"limit","limitPrice":"390"}"#, 422, "insufficient_funds"),
+                (#"{"symbol":"MSFT","side":"sell","quantity":1,"type":"stop","stopPrice":"390"}"#, 422, "insufficient_shares"),
+            ] {
+                let reply = try await server.place(player, body)
+                #expect(reply.status == status && reply.errorCode == code, "\(body): \(reply.text)")
+            }
+            let ioc = try await server.placed(player, #"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit","limitPrice":"390","timeInForce":"ioc"}"#)
+            #expect(ioc.status == "canceled" && ioc.reason?.contains("Immediate or cancel") == true)
+            // Marketable now (MSFT's last close is 400): filled at 400, not at the limit.
+            let now = try await server.placed(player, #"{"symbol":"MSFT","side":"buy","quantity":1,"type":"limit","limitPrice":"450","timeInForce":"fok"}"#)
+            #expect(now.status == "filled" && now.fillPrice == "400.00")
+            let preview = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders/preview", token: player.accessToken,
+                                                body: #"{"symbol":"MSFT","side":"buy","quantity":3,"type":"limit","limitPrice":"380"}"#)
+                .decode(OrderPreviewDTO.self)
+            #expect(preview.price == "380.00" && preview.total == "1140.00" && preview.problems.isEmpty)
+            #expect(preview.summary == "Buy 3 MSFT if the price is $380.00 or lower, until the end of the trading day.")
+            #expect(preview.priceNote?.contains("holds $1,140.00 of your cash") == true)
+            let bad = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders?status=pending", token: player.accessToken)
+            #expect(bad.status == 400)
+            try await server.expectBalanced(player, player.mainPortfolio)
+        }
+    }
+
+    /// A replay fills working orders on the bars it passes, each at the price the day's bar gives
+    /// (computed here from the bars), never on the bar of the day it was placed; a day order that
+    /// did not fill expires after its session.
+    @Test(arguments: ReplayMarket.available)
+    func replayFillsWorkingOrdersOnTheBarsItPasses(market: ReplayMarket) async throws {
+        let source = try await market.source()
+        try await withServer(source: source) { server in
+            let player = try await server.register()
+            let profile = try await server.createReplay(player, #"{"startingCash":"100000.00","replay":{"start":"2009-03-02"}}"#)
+            let start = SessionDate(year: 2009, month: 3, day: 2)
+            let symbol = try #require(try await ReplayService(store: server.store, source: source, time: SystemTimeSource())
+                .listedSymbols(on: start).first)
+            let close = try #require(try await source.quote(symbol, asOf: .replay(start.date))).price
+            _ = try await server.order(player, "buy", 10, symbol.rawValue, portfolio: profile.id)
+            func cents(_ price: Price, _ percent: Int64) -> Price {
+                Price(cents: FixedPoint.divideRounded(price.ticks * percent, by: 100 * Price.ticksPerCent))
+            }
+            let buyAt = cents(close, 95), stopAt = cents(close, 90), never = cents(close, 40)
+            let buy = try await server.placed(player, #"{"symbol":"\#(symbol)","side":"buy","quantity":5,"type":"limit","limitPrice":"\#(buyAt.decimalString)","timeInForce":"gtc"}"#, portfolio: profile.id)
+            let stop = try await server.placed(player, #"{"symbol":"\#(symbol)","side":"sell","quantity":10,"type":"stop","stopPrice":"\#(stopAt.decimalString)","timeInForce":"gtc"}"#, portfolio: profile.id)
+            let day = try await server.placed(player, #"{"symbol":"\#(symbol)","side":"buy","quantity":1,"type":"limit","limitPrice":"\#(never.decimalString)"}"#, portfolio: profile.id)
+            #expect([buy.status, stop.status, day.status] == ["new", "new", "new"])
+            #expect(day.lastSession == "2009-03-03")
+            let committed = try await server.order(player, "sell", 1, symbol.rawValue, portfolio: profile.id)
+            #expect(committed.errorCode == "shares_committed")
+
+            let moved = try await server.advance(player, profile.id, #"{"days":60}"#)
+            try #require(moved.status == 200, "\(moved.text)")
+            let to = try #require(SessionDate(iso: try moved.decode(AdvanceDTO.self).to))
+            let bars = try await source.dailyBars(symbol, from: start.adding(days: 1), through: to, asOf: .replay(to.date))
+            // What the bars say, worked out here: the first bar that reaches each order's price.
+            func expected(_ reaches: (DailyBar) -> Bool, _ price: (DailyBar) -> Price) -> (String, Price)? {
+                bars.first(where: reaches).map { ($0.date.description, price($0)) }
+            }
+            let buyFill = expected({ $0.low <= buyAt }, { $0.open <= buyAt ? $0.open : buyAt })
+            let stopFill = expected({ $0.low <= stopAt }, { $0.open <= stopAt ? $0.open : stopAt })
+            let orders = Dictionary(uniqueKeysWithValues: try await server.orders(player, portfolio: profile.id).map { ($0.id, $0) })
+            for (order, fill) in [(buy, buyFill), (stop, stopFill)] {
+                let now = try #require(orders[order.id])
+                if let (date, price) = fill {
+                    #expect(now.status == "filled" && now.fillPrice.flatMap(Price.init(parsing:)) == price, "\(now)")
+                    #expect(now.priceSource == "daily_bar" && now.priceAsOf == SessionDate(iso: date)?.date)
+                    #expect(now.fillNote?.contains(date) == true)
+                } else {
+                    #expect(now.status == "new", "no bar reached \(order.type) \(order.limitPrice ?? order.stopPrice ?? "")")
+                }
+            }
+            #expect(orders[day.id]?.status == "expired")
+            try await server.expectBalanced(player, profile.id)
+        }
+    }
+}
