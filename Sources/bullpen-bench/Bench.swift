@@ -17,7 +17,7 @@ struct BullpenBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bullpen-bench",
         abstract: "Benchmarks of the Bullpen server (build with -c release).",
-        subcommands: [Orders.self, Memory.self, Pack.self, Demo.self, Stream.self, Replay.self, Leaderboards.self, Options.self, Feed.self, Alerts.self])
+        subcommands: [Orders.self, Memory.self, Pack.self, Demo.self, Stream.self, Replay.self, Leaderboards.self, Options.self, Feed.self, Alerts.self, WorkingOrders.self])
 }
 
 struct Orders: AsyncParsableCommand {

@@ -29,12 +29,12 @@ export function isShowing(node) { return dialog.open && dialog.contains(node); }
  * any, show in a toast; a refusal shows in the dialog, in the server's words, and the button
  * works again.
  */
-export function confirmDialog({ title, body, confirmLabel, danger = true, run }) {
+export function confirmDialog({ title, body, confirmLabel, danger = true, run, cancelLabel = 'Cancel' }) {
   openDialog(html`<h2 id="dialog-title">${title}</h2>
     <form id="confirm-form" novalidate>${body}
       <p class="error" id="confirm-error" role="alert"></p>
       <div class="actions"><button type="submit" class="${danger ? 'danger' : 'primary'}" id="confirm-step">${confirmLabel}</button>
-        <button type="button" data-close id="cancel-step">Cancel</button></div>
+        <button type="button" data-close id="cancel-step">${cancelLabel}</button></div>
     </form>`);
   const confirm = document.getElementById('confirm-step');
   document.getElementById('confirm-form').addEventListener('submit', async (event) => {

@@ -3,16 +3,45 @@
 // shown is the server's: price, commission, total, cash after, the most shares possible, and the
 // rules the order would break. Each reviewed order carries one idempotency key, so a retry after a
 // network drop fills once. An option contract is 100 shares: its price is per share (the ask to
-// buy, the bid to sell), and the sheet says so.
+// buy, the bid to sell), and the sheet says so. A stock order may be of any type (market, limit,
+// stop, stop-limit, trailing stop) with a time in force; the server's sentence says what it will
+// do ("Buy 10 AAPL if the price is $180.00 or lower, until you cancel it"), and a working order's
+// preview shows the cash or shares it will hold.
 import { html, render } from '/html.js';
 import { api, newIdempotencyKey, errorMessage } from '/api.js';
 import { debounce } from '/debounce.js';
 import { openDialog, closeDialog, isShowing } from '/components/dialog.js';
 import { OPTIONS_HELP } from '/options.js';
+import { isReplay } from '/portfolios.js';
 import {
   formatMoney, formatNumber, formatPrice, formatSessionDate, formatMarketClock, formatMarketTime,
-  formatSignedMoney, isMarketToday, isZeroAmount, tone,
+  formatSignedMoney, isMarketToday, isZeroAmount, tone, typedDecimal,
 } from '/format.js';
+
+/** The order types a stock order may have, and what each asks for. */
+export const ORDER_TYPES = [
+  { value: 'market', label: 'Market', fields: [] },
+  { value: 'limit', label: 'Limit', fields: ['limit'] },
+  { value: 'stop', label: 'Stop', fields: ['stop'] },
+  { value: 'stop_limit', label: 'Stop-limit', fields: ['stop', 'limit'] },
+  { value: 'trailing_stop', label: 'Trailing stop', fields: ['trail'] },
+];
+
+/** Times in force; the opening and closing auctions fill on daily bars, so replays only. */
+export const TIMES_IN_FORCE = [
+  { value: 'day', label: 'Day' },
+  { value: 'gtc', label: "Good 'til cancelled" },
+  { value: 'ioc', label: 'Immediate or cancel' },
+  { value: 'fok', label: 'Fill or kill' },
+  { value: 'opg', label: 'At the next open', replay: true },
+  { value: 'cls', label: 'At the next close', replay: true },
+];
+
+/** A working order's state, in words. */
+export const STATUS_WORDS = {
+  new: 'Working', partially_filled: 'Partly filled', filled: 'Filled', canceled: 'Cancelled',
+  expired: 'Expired', rejected: 'Rejected', replaced: 'Replaced',
+};
 
 /**
  * Where a price comes from, in words: "the close of Fri, Feb 20, 2026: the market was closed".
@@ -71,13 +100,27 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   const name = option ? option.title : symbol;
   const verb = buy ? (written ? 'Buy to close' : 'Buy') : writing ? 'Write' : 'Sell';
   let latest = null, seq = 0;
+  // The order's type and prices (stocks only): kept across the edit and review steps.
+  let terms = { type: 'market', timeInForce: 'day', limitPrice: '', stopPrice: '', trail: '', trailUnit: 'percent' };
+  const replay = isReplay(portfolio);
 
-  const order = (quantity) => option ? { instrument: 'option', symbol, side, quantity } : { symbol, side, quantity };
+  /** The body's type fields for the terms chosen (the empty ones left out, for the server to name). */
+  const termFields = () => {
+    if (option) return {};
+    const type = ORDER_TYPES.find((t) => t.value === terms.type);
+    const fields = { type: terms.type, timeInForce: terms.timeInForce };
+    if (type.fields.includes('limit') && typedDecimal(terms.limitPrice)) fields.limitPrice = typedDecimal(terms.limitPrice);
+    if (type.fields.includes('stop') && typedDecimal(terms.stopPrice)) fields.stopPrice = typedDecimal(terms.stopPrice);
+    if (type.fields.includes('trail') && typedDecimal(terms.trail)) fields[terms.trailUnit === 'percent' ? 'trailPercent' : 'trailPrice'] = typedDecimal(terms.trail);
+    return fields;
+  };
+  const working = () => !option && (terms.type !== 'market' || terms.timeInForce === 'opg' || terms.timeInForce === 'cls');
+  const order = (quantity) => option ? { instrument: 'option', symbol, side, quantity } : { symbol, side, quantity, ...termFields() };
   const ask = (quantity) => api(`/api/v1/portfolios/${portfolio.id}/orders/preview`, { method: 'POST', body: order(quantity) });
   /** Where the price comes from: for a contract, the server's note (the side of the model's quote, a share and a contract). */
   const priceText = (preview) => option
     ? preview.priceNote ?? `At ${formatPrice(preview.price)} a share (the ${buy ? 'ask' : 'bid'}) for ${count(preview.quantity * option.multiplier, SHARES)}, ${priceOrigin(preview, false)}.`
-    : `At ${formatPrice(preview.price)} a share, ${priceOrigin(preview, false)}.`;
+    : preview.summary ? preview.priceNote ?? '' : `At ${formatPrice(preview.price)} a share, ${priceOrigin(preview, false)}.`;
   /**
    * The most the order may take: a written contract is bought back up to the contracts written;
    * otherwise the preview's (affordable, or held). Writing has no such count: its cover decides.
@@ -93,9 +136,32 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     return buy ? `You can afford up to ${formatNumber(preview.maxQuantity)} ${unit.many}.` : `You hold ${formatNumber(preview.maxQuantity)} ${unit.many}.`;
   };
 
+  /** The type, price and time-in-force fields of a stock order. */
+  const termsFields = () => option ? '' : html`<div class="order-terms">
+      <div><label for="order-type">Order type</label>
+        <select id="order-type">${ORDER_TYPES.map((t) => html`<option value="${t.value}" ${t.value === terms.type ? 'selected' : ''}>${t.label}</option>`)}</select></div>
+      <div data-field="stop"><label for="stop-price">Stop price ($)</label><input id="stop-price" inputmode="decimal" value="${terms.stopPrice}" autocomplete="off"></div>
+      <div data-field="limit"><label for="limit-price">Limit price ($)</label><input id="limit-price" inputmode="decimal" value="${terms.limitPrice}" autocomplete="off"></div>
+      <div data-field="trail"><label for="trail">Trail</label>
+        <div class="row nowrap"><input id="trail" inputmode="decimal" value="${terms.trail}" autocomplete="off" aria-describedby="trail-unit">
+          <label for="trail-unit" class="visually-hidden">Trail in</label>
+          <select id="trail-unit" class="fit"><option value="percent" ${terms.trailUnit === 'percent' ? 'selected' : ''}>%</option>
+            <option value="price" ${terms.trailUnit === 'price' ? 'selected' : ''}>$</option></select></div></div>
+      <div><label for="time-in-force">Time in force</label>
+        <select id="time-in-force">${TIMES_IN_FORCE.filter((t) => replay || !t.replay).map((t) => html`<option value="${t.value}" ${t.value === terms.timeInForce ? 'selected' : ''}>${t.label}</option>`)}</select></div>
+    </div>
+    <p class="order-sentence" id="order-sentence" aria-live="polite"></p>`;
+
+  /** Shows only the price fields the chosen type needs. */
+  const showTermFields = () => {
+    const type = ORDER_TYPES.find((t) => t.value === terms.type);
+    for (const node of document.querySelectorAll('[data-field]')) node.hidden = !type.fields.includes(node.dataset.field);
+  };
+
   function editStep(quantityText = '1') {
     openDialog(html`<h2 id="dialog-title">${verb} ${name}</h2>
       <form id="trade-form" novalidate>
+        ${termsFields()}
         ${option ? html`<p class="small" id="contract-note">One contract is ${formatNumber(option.multiplier)} shares of ${option.underlying}. Its price is
           quoted per share, so a contract costs that price times ${formatNumber(option.multiplier)}. You ${buy ? 'buy at the ask' : 'sell at the bid'}.
           <a href="${OPTIONS_HELP}">How options work</a></p>` : ''}
@@ -108,10 +174,10 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
           <button type="button" id="plus" aria-label="One ${unit.one} more">+</button></div>
         <p class="small muted" id="trade-max"><span id="max-text">${buy ? 'Checking how many you can afford…' : `Checking your ${unit.many}…`}</span>
           ${writing ? '' : html`<button type="button" class="link" id="max">Use max</button>`}</p>
-        <p class="estimate-line">Estimated ${buy ? 'cost' : 'proceeds'}: <strong id="estimate" aria-live="polite">—</strong></p>
+        <p class="estimate-line"><span id="estimate-label">${working() ? (buy ? 'Held until it fills' : 'Estimated proceeds now') : buy ? 'Estimated cost' : 'Estimated proceeds'}</span>: <strong id="estimate" aria-live="polite">—</strong></p>
         <p class="small muted" id="price-note"></p>
         <p class="small muted" id="commission-note" hidden></p>
-        <p class="small muted">Cash after: <span id="cash-after">—</span></p>
+        <p class="small muted" id="cash-after-line" ${working() ? 'hidden' : ''}>Cash after: <span id="cash-after">—</span></p>
         <p class="error" id="trade-error" role="alert"></p>
         <div class="actions"><button class="primary" type="submit" id="review">Review order</button><button type="button" data-close id="cancel-trade">Cancel</button></div>
       </form>`);
@@ -120,6 +186,8 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     const error = document.getElementById('trade-error');
 
     const clear = () => {
+      const sentence = document.getElementById('order-sentence');
+      if (sentence) sentence.textContent = '';
       document.getElementById('estimate').textContent = '—';
       document.getElementById('cash-after').textContent = '—';
       document.getElementById('price-note').textContent = '';
@@ -127,6 +195,8 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     };
     const show = (preview) => {
       latest = preview;
+      const sentence = document.getElementById('order-sentence');
+      if (sentence) sentence.textContent = preview.summary ?? '';
       document.getElementById('estimate').textContent = formatMoney(preview.total);
       document.getElementById('price-note').textContent = priceText(preview);
       const commission = document.getElementById('commission-note');
@@ -167,6 +237,22 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       estimate();
     });
     input.addEventListener('input', later);
+    if (!option) {
+      showTermFields();
+      const read = () => {
+        terms = {
+          type: document.getElementById('order-type').value, timeInForce: document.getElementById('time-in-force').value,
+          limitPrice: document.getElementById('limit-price').value, stopPrice: document.getElementById('stop-price').value,
+          trail: document.getElementById('trail').value, trailUnit: document.getElementById('trail-unit').value,
+        };
+        showTermFields();
+        document.getElementById('cash-after-line').hidden = working();
+        document.getElementById('estimate-label').textContent = working() ? (buy ? 'Held until it fills' : 'Estimated proceeds now') : (buy ? 'Estimated cost' : 'Estimated proceeds');
+        later();
+      };
+      for (const id of ['order-type', 'time-in-force', 'trail-unit']) document.getElementById(id).addEventListener('change', read);
+      for (const id of ['limit-price', 'stop-price', 'trail']) document.getElementById(id).addEventListener('input', read);
+    }
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       later.cancel();
@@ -194,19 +280,21 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       ${option ? html`<p id="review-sentence">You have chosen to ${verb.toLowerCase()} <strong>${count(preview.quantity, unit)}</strong> of
         <strong>${name}</strong> (${count(preview.quantity * option.multiplier, SHARES)} of ${option.underlying}) at about
         <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}. Do you want to complete this transaction?</p>`
+      : preview.summary ? html`<p id="review-sentence"><strong>${preview.summary}</strong></p>
+        <p class="small muted">${preview.priceNote ?? ''}</p>`
       : html`<p>${buy ? 'Buy' : 'Sell'} <strong>${formatNumber(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
         <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.</p>`}
       <dl class="figures" id="review-figures">
         ${isZeroAmount(preview.commission) ? '' : html`
           <div><dt>${option ? 'Premium' : buy ? 'Cost of the shares' : 'Value of the shares'}</dt><dd>${formatMoney(preview.notional)}</dd></div>
           <div><dt>Commission</dt><dd>${formatMoney(preview.commission)}</dd></div>`}
-        <div><dt>${buy ? 'Total cost' : 'You receive'}</dt><dd id="review-total"><strong>${formatMoney(preview.total)}</strong></dd></div>
-        <div><dt>Cash after</dt><dd id="review-cash-after">${formatMoney(preview.cashAfter)}</dd></div>
+        <div><dt>${preview.summary ? (buy ? 'At most, with the commission' : 'At the price now') : buy ? 'Total cost' : 'You receive'}</dt><dd id="review-total"><strong>${formatMoney(preview.total)}</strong></dd></div>
+        ${preview.summary ? '' : html`<div><dt>Cash after</dt><dd id="review-cash-after">${formatMoney(preview.cashAfter)}</dd></div>`}
       </dl>
       ${preview.marketOpen ? html`<p class="small muted">The market is open: the price may move before your order fills.</p>` : ''}
       <p class="error" id="trade-error" role="alert">${problems}</p>
       <div id="trade-result" role="status"></div>
-      <div class="actions"><button class="primary" id="confirm" ${blocked ? 'disabled' : ''}>${option ? `Yes, ${verb.toLowerCase()}` : buy ? 'Place buy order' : 'Place sell order'}</button>
+      <div class="actions"><button class="primary" id="confirm" ${blocked ? 'disabled' : ''}>${option ? `Yes, ${verb.toLowerCase()}` : preview.summary ? 'Place order' : buy ? 'Place buy order' : 'Place sell order'}</button>
         <button type="button" id="back">Change</button><button type="button" data-close id="cancel-trade">Cancel</button></div>`);
     document.getElementById('back').addEventListener('click', () => editStep(String(preview.quantity)));
     const confirm = document.getElementById('confirm');
@@ -234,13 +322,30 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   }
 
   function showResult(order) {
+    if (order.status !== 'filled') return showPlaced(order);
     const bought = order.side === 'buy';
     const commission = isZeroAmount(order.commission) ? '' : ` ${bought ? 'plus' : 'less'} ${formatMoney(order.commission)} commission`;
     const what = order.option ? `${count(order.filledQuantity, CONTRACTS)} of ${order.option.title}` : `${formatNumber(order.filledQuantity)} ${order.symbol}`;
     render(document.getElementById('trade-result'), html`<p class="${bought ? 'up' : ''}"><strong>Done.</strong>
       ${bought ? 'Bought' : 'Sold'} ${what} at ${formatPrice(order.fillPrice)}${order.option ? ' a share' : ''}, ${priceOrigin(order, true)}.
       ${bought ? 'Paid' : 'Received'} ${formatMoney(order.notional)}${commission}.
-      ${bought ? '' : html`Realized P&amp;L: <span class="${tone(order.realizedPnl)}">${formatSignedMoney(order.realizedPnl)}</span>.`}</p>`);
+      ${bought ? '' : html`Realized P&amp;L: <span class="${tone(order.realizedPnl)}">${formatSignedMoney(order.realizedPnl)}</span>.`}</p>
+      ${order.fillNote ? html`<p class="small" id="fill-note">${order.fillNote}</p>` : ''}`);
+    finish();
+  }
+
+  /** A working order placed (or an immediate one that could not fill): what it will do, what it holds. */
+  function showPlaced(order) {
+    const held = order.heldCash ? `It holds ${formatMoney(order.heldCash)} of your cash until it fills or ends.`
+      : order.heldShares ? `It holds ${count(order.heldShares, SHARES)} until it fills or ends.` : '';
+    render(document.getElementById('trade-result'), order.status === 'new' || order.status === 'partially_filled'
+      ? html`<p><strong>Placed.</strong> ${order.summary} ${held}</p>
+        <p class="small">Find it under <a href="#/portfolio">Open orders</a> on your portfolio, to change or cancel it.</p>`
+      : html`<p><strong>${STATUS_WORDS[order.status] ?? order.status}.</strong> ${order.reason ?? ''}</p>`);
+    finish();
+  }
+
+  function finish() {
     document.getElementById('confirm').remove();
     document.getElementById('back').remove();
     const close = document.getElementById('cancel-trade');

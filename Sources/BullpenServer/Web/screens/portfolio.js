@@ -19,7 +19,8 @@ import { advancePanel, advanceSummary, setupAdvance, endReplayDialog } from '/co
 import { statCard } from '/components/stat-card.js';
 import { optionCards, optionGroups, setupOptionCards } from '/components/option-cards.js';
 import { optionsAllowed } from '/options.js';
-import { formatDate, formatMoney, formatNumber, formatPercent, formatSessionDate, formatSignedMoney, tone, typedDecimal } from '/format.js';
+import { showOrders } from '/components/open-orders.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, formatSessionDate, formatSignedMoney, isZeroAmount, tone, typedDecimal } from '/format.js';
 
 /** A replay's date, shown large. */
 function replayDate(portfolio) {
@@ -86,7 +87,8 @@ export default async function portfolioScreen({ live }) {
     ${pastPrices ? replayDate(portfolio) : ''}
     <div class="grid gap-top" data-testid="summary">
       ${statCard('Equity', 'equity', formatMoney(portfolio.equity))}
-      ${statCard('Cash', 'cash', formatMoney(portfolio.cash))}
+      ${statCard('Cash', 'cash', formatMoney(portfolio.cash), isZeroAmount(portfolio.reservedCash ?? '0')
+        ? {} : { note: `${formatMoney(portfolio.availableCash)} available · ${formatMoney(portfolio.reservedCash)} held for open orders`, noteId: 'cash-held' })}
       ${statCard('Total return', 'total-return', formatSignedMoney(portfolio.totalReturn), { className: tone(portfolio.totalReturn),
                  note: formatPercent(portfolio.totalReturnPercent), noteId: 'total-return-percent', noteClass: tone(portfolio.totalReturnPercent) })}
       ${statCard(pastPrices ? 'Last day' : 'Today', 'day-change', formatSignedMoney(portfolio.dayChange), { className: tone(portfolio.dayChange),
@@ -103,7 +105,8 @@ export default async function portfolioScreen({ live }) {
     <div class="card" id="holdings">${stocks.length === 0 && groups.length
       ? html`<p>No shares held. Your option contracts are below.</p>` : holdingsTable(stocks, { trends: pastPrices })}</div>
     ${groups.length ? html`<h2 id="option-positions-title">Options</h2>
-      <div id="option-positions">${optionCards(groups, { canTrade })}</div>` : ''}`);
+      <div id="option-positions">${optionCards(groups, { canTrade })}</div>` : ''}
+    <div id="orders"></div>`);
   document.getElementById('portfolio-switch').addEventListener('change', (event) => { selectPortfolio(event.target.value); route(); });
   document.getElementById('new-portfolio').addEventListener('click', newPortfolioDialog);
   document.getElementById('reset-portfolio')?.addEventListener('click', () => resetDialog(portfolio));
@@ -111,6 +114,7 @@ export default async function portfolioScreen({ live }) {
   if (ownReplay) setupAdvance(portfolio, live);
   if (!inLeague && !pastPrices) showTopUp(portfolio, live);
   linkHoldingRows(document.getElementById('holdings'));
+  showOrders(document.getElementById('orders'), portfolio, { canTrade: closedReason(portfolio) == null && !(pastPrices && portfolio.clock.ended === true), onChange: route, live });
   const optionNode = document.getElementById('option-positions');
   if (optionNode) setupOptionCards(optionNode, { portfolio, positions: positions.positions, canTrade, onDone: route });
   api(`/api/v1/portfolios/${id}/history`).then((history) => {
