@@ -73,7 +73,12 @@ public struct AuthResponse: Codable, Sendable, Hashable {
 
 /// `POST /api/v1/portfolios`.
 public struct CreatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash, replay, optionWriting }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash, replay, optionWriting, volumeCapPercent, slippagePercent }
+
+    /// Working orders fill at most this share of a daily bar's volume, `"1"` (percent, 0.01 to 100); no cap when left out.
+    public var volumeCapPercent: String?
+    /// Market orders fill this much worse than the quote, `"0.05"` (percent, 0 to 5); none when left out.
+    public var slippagePercent: String?
 
     /// Left out: `Profile N` for a replay; required for a live portfolio.
     public var name: String?
@@ -309,6 +314,9 @@ public struct RulesDTO: Codable, Sendable, Hashable {
     public var tradingCloses: Date?
     /// Whether option contracts may be written (covered calls, cash-secured puts).
     public var optionWriting: Bool?
+    /// Realism: working orders fill at most this share of a bar's volume; market orders slip this much.
+    public var volumeCapPercent: String?
+    public var slippagePercent: String?
     public init(maxDistinctHoldings: Int?, commissionPerOrder: String, commissionBasisPoints: Int64,
                 allowedInstruments: [String], maxOrderQuantity: Int64) {
         self.maxDistinctHoldings = maxDistinctHoldings; self.commissionPerOrder = commissionPerOrder

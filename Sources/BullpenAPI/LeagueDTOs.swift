@@ -67,8 +67,12 @@ public struct LeagueClockRequest: Codable, Sendable, Hashable, RequestBody {
 public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case commissionPerTrade, commissionPercent, maxPositionPercent, minimumPrice, maxHoldings, marketHoursOnly,
-             lateJoin, holdingsVisible, allowOptions, allowOptionWriting
+             lateJoin, holdingsVisible, allowOptions, allowOptionWriting, volumeCapPercent, slippagePercent
     }
+    /// Working orders fill at most this share of a daily bar's volume (replay leagues), `"1"` (percent, 0.01 to 100).
+    public var volumeCapPercent: String?
+    /// Market orders fill this much worse than the quote, `"0.05"` (percent, 0 to 5).
+    public var slippagePercent: String?
     /// A flat fee per trade, `"4.95"`.
     public var commissionPerTrade: String?
     /// A share of each trade's notional, `"0.10"` (percent, two places).
@@ -223,6 +227,8 @@ public struct LeagueRulesDTO: Codable, Sendable, Hashable {
     public var allowOptions: Bool = false
     /// Whether members may write covered calls and cash-secured puts.
     public var allowOptionWriting: Bool = false
+    public var volumeCapPercent: String?
+    public var slippagePercent: String?
     public init(commissionPerTrade: String, commissionPercent: String, maxPositionPercent: String?, minimumPrice: String?,
                 maxHoldings: Int?, marketHoursOnly: Bool, lateJoin: Bool, holdingsVisible: Bool) {
         self.commissionPerTrade = commissionPerTrade; self.commissionPercent = commissionPercent

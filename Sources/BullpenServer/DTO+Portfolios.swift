@@ -18,6 +18,26 @@ extension RulesDTO {
         tradingOpens = rules.tradingOpens
         tradingCloses = rules.tradingCloses
         optionWriting = rules.optionWriting
+        volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
+        slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
+    }
+}
+
+extension PortfolioRules {
+    /// Sets the realism rules from their percent texts (`field` names them in errors).
+    mutating func setRealism(volumeCap: String?, slippage: String?, field: String) throws {
+        if let text = volumeCap {
+            guard let cap = Percent(parsing: text), (1...10_000).contains(cap.hundredths) else {
+                throw APIError.validation("\(field)volumeCapPercent must be a percent from 0.01 to 100 (two places).")
+            }
+            volumeCapBasisPoints = cap.hundredths
+        }
+        if let text = slippage {
+            guard let slip = Percent(parsing: text), (0...500).contains(slip.hundredths) else {
+                throw APIError.validation("\(field)slippagePercent must be a percent from 0 to 5 (two places).")
+            }
+            slippageBasisPoints = slip.hundredths
+        }
     }
 }
 

@@ -200,4 +200,38 @@ struct WorkingOrderAPITests {
             try await server.expectBalanced(player, profile.id)
         }
     }
+
+    /// The realism rules: market orders slip by the rule's share against the player; a working
+    /// order fills at most the rule's share of a bar's volume, and the rest keeps working.
+    @Test(arguments: ReplayMarket.available)
+    func slippageAndTheVolumeCap(market: ReplayMarket) async throws {
+        let source = try await market.source()
+        try await withServer(source: source) { server in
+            let player = try await server.register()
+            let profile = try await server.createReplay(player, #"{"startingCash":"10000000.00","volumeCapPercent":"0.01","slippagePercent":"0.50","replay":{"start":"2009-03-02"}}"#)
+            #expect(profile.rules.volumeCapPercent == "0.01" && profile.rules.slippagePercent == "0.50")
+            let start = SessionDate(year: 2009, month: 3, day: 2)
+            let symbol = try #require(try await ReplayService(store: server.store, source: source, time: SystemTimeSource())
+                .listedSymbols(on: start).first)
+            let close = try #require(try await source.quote(symbol, asOf: .replay(start.date))).price
+            let bought = try await server.order(player, "buy", 10, symbol.rawValue, portfolio: profile.id).decode(OrderDTO.self)
+            let slipped = OrderEvaluation.slipped(close, side: .buy, basisPoints: 50).roundedToTradingTick()
+            #expect(bought.fillPrice.flatMap(Price.init(parsing:)) == slipped && slipped > close)
+            #expect(bought.priceNote?.contains("slippage of 0.50 %") == true)
+
+            let limit = Price(cents: FixedPoint.divideRounded(close.ticks * 97, by: 100 * Price.ticksPerCent))
+            let bars = try await source.dailyBars(symbol, from: start.adding(days: 1), through: start.adding(days: 200), asOf: .replay(start.adding(days: 200).date))
+            let reaching = try #require(bars.first { $0.low <= limit })
+            let cap = reaching.volume / 10_000
+            try #require(cap > 0, "the bar of \(reaching.date) has \(reaching.volume) shares")
+            let order = try await server.placed(player, #"{"symbol":"\#(symbol)","side":"buy","quantity":\#(cap + 7),"type":"limit","limitPrice":"\#(limit.decimalString)","timeInForce":"gtc"}"#, portfolio: profile.id)
+            let moved = try await server.advance(player, profile.id, #"{"to":"\#(reaching.date)"}"#)
+            try #require(moved.status == 200, "\(moved.text)")
+            let now = try await server.send(.GET, "/api/v1/portfolios/\(profile.id)/orders/\(order.id)", token: player.accessToken).decode(OrderDTO.self)
+            #expect(now.status == "partially_filled" && now.filledQuantity == cap, "\(now)")
+            #expect(now.fillNote?.contains("7 stay working") == true)
+            #expect(now.heldCash == (limit.notional(quantity: 7)).decimalString)
+            try await server.expectBalanced(player, profile.id)
+        }
+    }
 }

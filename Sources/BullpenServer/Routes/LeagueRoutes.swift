@@ -321,6 +321,8 @@ struct LeagueRoutes: RouteCollection {
                                       holdingsVisible: league.settings.holdingsVisible)
         rulesDTO.allowOptions = rules.allowedInstruments.contains(.option)
         rulesDTO.allowOptionWriting = rules.optionWriting
+        rulesDTO.volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
+        rulesDTO.slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
         return LeagueDTO(
             id: league.id.description, name: league.name, description: league.description,
             visibility: league.visibility.rawValue, status: league.status(at: req.bullpen.time.now()).rawValue,

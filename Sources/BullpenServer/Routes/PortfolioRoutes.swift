@@ -45,14 +45,17 @@ struct PortfolioRoutes: RouteCollection {
             startingCash = amount
         }
         let portfolio: PortfolioRecord
+        var realism = PortfolioRules()
+        try realism.setRealism(volumeCap: body.volumeCapPercent, slippage: body.slippagePercent, field: "")
         if let replay = body.replay {
             portfolio = try await req.bullpen.replay().create(owner: caller.user, name: body.name, startingCash: startingCash,
-                                                               request: replay, optionWriting: body.optionWriting ?? false)
+                                                               request: replay, optionWriting: body.optionWriting ?? false, realism: realism)
         } else {
             guard let name = body.name else { throw APIError.validation("The field 'name' is required.") }
+            var rules = realism
+            rules.optionWriting = body.optionWriting ?? false
             portfolio = try await req.bullpen.store.createPortfolio(owner: caller.user, name: try Names.validate(name, of: "Portfolio"),
-                                                                    startingCash: startingCash,
-                                                                    rules: PortfolioRules(optionWriting: body.optionWriting ?? false))
+                                                                    startingCash: startingCash, rules: rules)
         }
         let response = try jsonResponse(try await summary(portfolio.id, req: req, owner: caller.user), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/portfolios/\(portfolio.id)")

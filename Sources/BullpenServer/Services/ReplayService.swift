@@ -33,7 +33,7 @@ struct ReplayService: Sendable {
     /// Creates a replay portfolio on the start `request` asks for, with its starting stocks bought
     /// at that day's close.
     func create(owner: UserID, name: String?, startingCash: Money, request: ReplayRequest,
-                optionWriting: Bool = false) async throws -> PortfolioRecord {
+                optionWriting: Bool = false, realism: PortfolioRules = PortfolioRules()) async throws -> PortfolioRecord {
         let range = try await range()
         var random = SystemRandomNumberGenerator()
         var start: SessionDate
@@ -79,7 +79,8 @@ struct ReplayService: Sendable {
         let quotes = try await source.quotes(symbols, asOf: clock)
         let prices = quotes.filter { $0.value.trading }.mapValues(\.price)
         let quantities = ReplayAdvance.equalWeights(budget: Money(cents: startingCash.cents / 2), prices: prices)
-        let rules = PortfolioRules(maxDistinctHoldings: Self.maxHoldings, optionWriting: optionWriting)
+        let rules = PortfolioRules(maxDistinctHoldings: Self.maxHoldings, optionWriting: optionWriting,
+                                   volumeCapBasisPoints: realism.volumeCapBasisPoints, slippageBasisPoints: realism.slippageBasisPoints)
         let info = ReplayInfo(start: start, scenario: scenario?.id, holdings: quantities)
         let portfolio = try await store.createPortfolio(owner: owner, name: try await profileName(name, owner: owner),
                                                         startingCash: startingCash, rules: rules, replay: info)
