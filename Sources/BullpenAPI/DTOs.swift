@@ -73,7 +73,12 @@ public struct AuthResponse: Codable, Sendable, Hashable {
 
 /// `POST /api/v1/portfolios`.
 public struct CreatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, startingCash, replay, optionWriting, volumeCapPercent, slippagePercent }
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, startingCash, replay, optionWriting, volumeCapPercent, slippagePercent, shortSelling
+    }
+
+    /// Short selling on margin (initial 50 %, maintenance 30 %, a 3 % yearly borrow fee); false when left out.
+    public var shortSelling: Bool?
 
     /// Working orders fill at most this share of a daily bar's volume, `"1"` (percent, 0.01 to 100); no cap when left out.
     public var volumeCapPercent: String?
@@ -317,6 +322,11 @@ public struct RulesDTO: Codable, Sendable, Hashable {
     /// Realism: working orders fill at most this share of a bar's volume; market orders slip this much.
     public var volumeCapPercent: String?
     public var slippagePercent: String?
+    /// Short selling on margin, when allowed: the initial and maintenance margins and the yearly borrow fee, in percent.
+    public var shortSelling: Bool?
+    public var initialMarginPercent: String?
+    public var maintenanceMarginPercent: String?
+    public var borrowFeePercent: String?
     public init(maxDistinctHoldings: Int?, commissionPerOrder: String, commissionBasisPoints: Int64,
                 allowedInstruments: [String], maxOrderQuantity: Int64) {
         self.maxDistinctHoldings = maxDistinctHoldings; self.commissionPerOrder = commissionPerOrder
@@ -387,6 +397,8 @@ public struct PortfolioDTO: Codable, Sendable, Hashable {
     /// The cash that open orders (and written puts) hold back, and what is left to spend.
     public var reservedCash: String?
     public var availableCash: String?
+    /// Short positions against the maintenance requirement (portfolios that allow short selling and hold shorts).
+    public var margin: MarginStatusDTO?
 
     public init(id: String, name: String, period: Int, clock: ClockDTO, rules: RulesDTO, startingCash: String,
                 cash: String, marketValue: String, equity: String, realizedPnl: String, unrealizedPnl: String,
@@ -398,6 +410,21 @@ public struct PortfolioDTO: Codable, Sendable, Hashable {
         self.totalReturnPercent = totalReturnPercent; self.dayChange = dayChange
         self.dayChangePercent = dayChangePercent; self.holdingsCount = holdingsCount
         self.marketData = marketData; self.createdAt = createdAt; self.updatedAt = updatedAt
+    }
+}
+
+/// Short positions against the maintenance requirement, with their risk in words.
+public struct MarginStatusDTO: Codable, Sendable, Hashable {
+    public var shortValue: String
+    public var equity: String
+    public var requirement: String
+    /// The collateral short sales hold: their proceeds and the initial margin.
+    public var collateral: String
+    public var met: Bool
+    public var words: String
+    public init(shortValue: String, equity: String, requirement: String, collateral: String, met: Bool, words: String) {
+        self.shortValue = shortValue; self.equity = equity; self.requirement = requirement; self.collateral = collateral
+        self.met = met; self.words = words
     }
 }
 

@@ -67,8 +67,13 @@ public struct LeagueClockRequest: Codable, Sendable, Hashable, RequestBody {
 public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case commissionPerTrade, commissionPercent, maxPositionPercent, minimumPrice, maxHoldings, marketHoursOnly,
-             lateJoin, holdingsVisible, allowOptions, allowOptionWriting, volumeCapPercent, slippagePercent
+             lateJoin, holdingsVisible, allowOptions, allowOptionWriting, volumeCapPercent, slippagePercent,
+             allowShortSelling, initialMarginPercent, maintenanceMarginPercent
     }
+    /// Short selling on margin (default false), with its initial (default 50) and maintenance (default 30) margins in percent.
+    public var allowShortSelling: Bool?
+    public var initialMarginPercent: String?
+    public var maintenanceMarginPercent: String?
     /// Working orders fill at most this share of a daily bar's volume (replay leagues), `"1"` (percent, 0.01 to 100).
     public var volumeCapPercent: String?
     /// Market orders fill this much worse than the quote, `"0.05"` (percent, 0 to 5).
@@ -229,6 +234,9 @@ public struct LeagueRulesDTO: Codable, Sendable, Hashable {
     public var allowOptionWriting: Bool = false
     public var volumeCapPercent: String?
     public var slippagePercent: String?
+    public var allowShortSelling: Bool = false
+    public var initialMarginPercent: String?
+    public var maintenanceMarginPercent: String?
     public init(commissionPerTrade: String, commissionPercent: String, maxPositionPercent: String?, minimumPrice: String?,
                 maxHoldings: Int?, marketHoursOnly: Bool, lateJoin: Bool, holdingsVisible: Bool) {
         self.commissionPerTrade = commissionPerTrade; self.commissionPercent = commissionPercent

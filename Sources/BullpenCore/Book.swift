@@ -69,6 +69,8 @@ public struct Book: Sendable, Hashable {
         case .grant:
             cash += entry.cashDelta
             deposits += entry.cashDelta
+        case .borrowFee, .marginCall, .marginMet:
+            cash += entry.cashDelta
         case .exercise, .expiry, .assignment:
             settle(entry.symbol, quantityDelta: entry.quantityDelta, cashDelta: entry.cashDelta, carriedBasis: entry.carriedBasis)
         }
@@ -104,6 +106,17 @@ public struct Book: Sendable, Hashable {
 
     /// Cash that buys and exercises may spend: the cash less what written puts hold back.
     public var freeCash: Money { cash - reservedCash }
+
+    /// Shares sold short: stock positions below zero (written option contracts are not shorts).
+    public var shorts: [Position] { positions.values.filter { $0.quantity < 0 && !$0.symbol.isOption }.sorted { $0.symbol < $1.symbol } }
+
+    /// The cash short sales hold as collateral under `rule`: each short's proceeds (its basis) and
+    /// the initial margin on them. It stays in cash, but buys cannot spend it.
+    public func shortCollateral(_ rule: MarginRule?) -> Money {
+        guard let rule else { return .zero }
+        let proceeds = shorts.reduce(Money.zero) { $0 - $1.costBasis }
+        return Money(cents: FixedPoint.divideRoundedUp(proceeds.cents * (10_000 + rule.initialBasisPoints), by: 10_000))
+    }
 
     /// Shares of `underlying` that written calls (100 for each) and working sell orders hold back:
     /// they cannot be sold or delivered elsewhere while those are open.

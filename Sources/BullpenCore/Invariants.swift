@@ -14,6 +14,8 @@ public enum Invariants {
         public var prices: [Symbol: Price]
         /// The realized P&L as stored beside the cash, if it is stored; must equal the journal's.
         public var realizedPnL: Money?
+        /// Whether the portfolio's rules allow short sales (stock positions below zero).
+        public var allowShort = false
 
         public init(startingCash: Money, cash: Money, positions: [Position], journal: [JournalEntry],
                     fills: [Fill], prices: [Symbol: Price], realizedPnL: Money? = nil) {
@@ -41,7 +43,8 @@ public enum Invariants {
         if snapshot.cash != snapshot.startingCash + journalCash {
             fail("cash \(snapshot.cash) != starting cash \(snapshot.startingCash) + journal \(journalCash)")
         }
-        if snapshot.cash.isNegative { fail("cash is negative: \(snapshot.cash)") }
+        // Only a forced buy-back of shorts that lost more than everything leaves a debt.
+        if snapshot.cash.isNegative, !snapshot.allowShort { fail("cash is negative: \(snapshot.cash)") }
 
         var filledQuantity: [Symbol: Int64] = [:]
         for fill in snapshot.fills { filledQuantity[fill.symbol, default: 0] += fill.quantityDelta }
@@ -54,7 +57,7 @@ public enum Invariants {
         let held = Dictionary(snapshot.positions.map { ($0.symbol, $0.quantity) }, uniquingKeysWith: +)
         for symbol in Set(filledQuantity.keys).union(held.keys).union(journalQuantity.keys) {
             let position = held[symbol] ?? 0
-            if position < 0, !symbol.isOption { fail("\(symbol): negative position \(position)") }
+            if position < 0, !symbol.isOption, !snapshot.allowShort { fail("\(symbol): negative position \(position)") }
             if position != (filledQuantity[symbol] ?? 0) {
                 fail("\(symbol): position \(position) != sum of fills and settlements \(filledQuantity[symbol] ?? 0)")
             }
@@ -63,6 +66,13 @@ public enum Invariants {
             }
         }
 
+        // Margin calls and their end move nothing; a borrow fee moves cash out, a realized loss.
+        for entry in snapshot.journal where entry.kind == .marginCall || entry.kind == .marginMet || entry.kind == .borrowFee {
+            if entry.symbol != nil || entry.quantityDelta != 0 || entry.realizedPnL != (entry.kind == .borrowFee ? entry.cashDelta : .zero)
+                || (entry.kind == .borrowFee ? entry.cashDelta >= .zero : entry.cashDelta != .zero) {
+                fail("\(entry.kind.rawValue) \(entry.id) moves what it may not: \(entry)")
+            }
+        }
         // Grants add cash and nothing else: no symbol, no quantity, no P&L.
         for entry in snapshot.journal where entry.kind == .grant {
             if entry.symbol != nil || entry.quantityDelta != 0 || entry.realizedPnL != .zero || entry.cashDelta <= .zero {
@@ -85,7 +95,7 @@ public enum Invariants {
                 fail("\(underlying): written calls need \(committed) shares, \(stored.quantity(of: underlying)) held")
             }
         }
-        if stored.reservedCash > stored.cash { fail("written puts hold back \(stored.reservedCash), cash is \(stored.cash)") }
+        if stored.reservedCash > max(stored.cash, .zero) { fail("written puts hold back \(stored.reservedCash), cash is \(stored.cash)") }
 
         let journalRealized = snapshot.journal.reduce(Money.zero) { $0 + $1.realizedPnL }
         if let stored = snapshot.realizedPnL, stored != journalRealized {

@@ -19,6 +19,13 @@ public struct JournalEntry: Sendable, Hashable {
         /// Money added to the portfolio from outside (a top-up, see ``TopUp``): cash in, no
         /// position, no P&L. Returns count it as money put in, not as a gain.
         case grant
+        /// The fee for borrowing the shares of a short position, one session's worth (cash out).
+        case borrowFee = "borrow_fee"
+        /// A margin call: the equity fell below the maintenance requirement at a session's close.
+        /// Moves nothing; the shorts are bought back if it is not met within the grace sessions.
+        case marginCall = "margin_call"
+        /// The maintenance requirement met again (or the shorts covered): the call is over. Moves nothing.
+        case marginMet = "margin_met"
     }
 
     public var id: JournalEntryID

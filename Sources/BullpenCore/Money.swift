@@ -134,6 +134,13 @@ public enum FixedPoint {
     }
 
     /// `numerator / denominator` rounded half away from zero.
+    /// `numerator / denominator` rounded up (towards positive infinity), for positive denominators.
+    public static func divideRoundedUp(_ numerator: Int64, by denominator: Int64) -> Int64 {
+        precondition(denominator > 0)
+        let quotient = numerator / denominator
+        return numerator % denominator > 0 ? quotient + 1 : quotient
+    }
+
     public static func divideRounded(_ numerator: Int64, by denominator: Int64) -> Int64 {
         precondition(denominator != 0)
         let quotient = numerator / denominator

@@ -9,6 +9,7 @@ public enum NotificationKind: String, Sendable, Hashable, CaseIterable, Codable 
     case orderFilled = "order_filled"
     case alert
     case follower
+    case marginCall = "margin_call"
 
     /// The kinds a player can choose among.
     public static let offered: [NotificationKind] = allCases
@@ -23,6 +24,7 @@ public enum NotificationKind: String, Sendable, Hashable, CaseIterable, Codable 
         case .orderFilled: "A working order fills"
         case .alert: "A price alert fires"
         case .follower: "Someone follows you"
+        case .marginCall: "A margin call on your short positions"
         }
     }
 }

@@ -34,7 +34,7 @@ extension TradingEngine {
         return OrderPreview(
             request: request, price: price, notional: notional, commission: commission, total: total,
             cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
-            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules) : 0) : held,
+            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash - book.shortCollateral(rules.margin), price: price, rules: rules) : 0) : held,
             held: held, problems: problems(request, on: book, at: price, rules: rules, context: context))
     }
 
@@ -64,11 +64,18 @@ extension TradingEngine {
         case .buy:
             if !trading { found.append(.notTrading(request.symbol)) }
             if held < 0, request.quantity > -held {
-                found.append(.buyBackExceedsWritten(requested: request.quantity, written: -held))
+                found.append(contract == nil ? .coverExceedsShort(requested: request.quantity, short: -held)
+                                             : .buyBackExceedsWritten(requested: request.quantity, written: -held))
             }
             if contract != nil, held >= 0, !context.listed { found.append(.contractNotListed(request.symbol)) }
             let required = notional + commission
-            let reserved = book.reservedCash
+            // Buying back a short frees the collateral it held.
+            var covered = book
+            if contract == nil, var position = covered.positions[request.symbol], position.quantity < 0 {
+                _ = position.cover(quantity: min(request.quantity, -position.quantity))
+                covered.positions[request.symbol] = position.quantity == 0 ? nil : position
+            }
+            let reserved = book.reservedCash + covered.shortCollateral(rules.margin)
             if required > book.cash {
                 found.append(.insufficientFunds(required: required, available: book.cash))
             } else if required > book.cash - reserved {
@@ -99,8 +106,15 @@ extension TradingEngine {
                 found += writingProblems(contract, quantity: quantity, on: book, rules: rules, context: context)
             } else if contract != nil {
                 if request.quantity > held { found.append(.insufficientContracts(requested: request.quantity, held: held)) }
+            } else if let margin = rules.margin, held <= 0 {
+                // A short sale: its proceeds and the initial margin on them are held from the free cash.
+                if !trading { found.append(.notTrading(request.symbol)) }
+                let collateral = Money(cents: FixedPoint.divideRoundedUp(notional.cents * (10_000 + margin.initialBasisPoints), by: 10_000))
+                let free = book.cash + notional - commission - book.reservedCash - book.shortCollateral(margin)
+                if collateral > free { found.append(.marginInsufficient(required: collateral, available: max(.zero, free))) }
             } else if request.quantity > held {
-                found.append(.insufficientShares(requested: request.quantity, held: held))
+                found.append(rules.margin == nil || held == 0 ? .insufficientShares(requested: request.quantity, held: held)
+                                                              : .shortingNotAllowed(request.symbol, held: held))
             } else if request.quantity > book.freeShares(of: request.symbol) {
                 let committed = book.committedShares(of: request.symbol)
                 found.append(.sharesCommitted(request.symbol, requested: request.quantity, free: held - committed, committed: committed))

@@ -44,6 +44,12 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case sharesCommitted(Symbol, requested: Int64, free: Int64, committed: Int64)
     /// An order type or time in force that this portfolio or instrument cannot use; the reason in words.
     case orderTypeNotAvailable(String)
+    /// Selling more shares than held when the rules allow no short sales (or beyond a long position).
+    case shortingNotAllowed(Symbol, held: Int64)
+    /// A short sale whose collateral (proceeds plus initial margin) the free cash cannot hold.
+    case marginInsufficient(required: Money, available: Money)
+    /// Buying back more shares than are short.
+    case coverExceedsShort(requested: Int64, short: Int64)
 
     /// The stable code clients switch on.
     public var code: String {
@@ -73,6 +79,9 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .cashReserved: "insufficient_funds"
         case .sharesCommitted: "shares_committed"
         case .orderTypeNotAvailable: "order_type_not_available"
+        case .shortingNotAllowed: "insufficient_shares"
+        case .marginInsufficient: "insufficient_margin"
+        case .coverExceedsShort: "insufficient_shares"
         }
     }
 
@@ -131,6 +140,14 @@ public enum OrderRejection: Error, Sendable, Hashable {
             "You asked for \(requested) shares of \(symbol) but only \(free) are free: \(committed) are held for your open sell orders or cover calls you wrote. Cancel the order, or buy the calls back, first."
         case .orderTypeNotAvailable(let reason):
             reason
+        case .shortingNotAllowed(let symbol, let held):
+            held > 0 ? "You hold \(held) shares of \(symbol): sell those first; a short sale starts from none."
+                : "You hold no shares of \(symbol). Selling shares you do not own (a short sale) needs a portfolio whose rules allow short selling on margin."
+        case .marginInsufficient(let required, let available):
+            "A short sale holds its proceeds and the initial margin as collateral: this one needs \(required.dollars) of free cash with its proceeds, and \(available.dollars) is free."
+        case .coverExceedsShort(let requested, let short):
+            "You are short \(short) shares: buy back at most that many (\(requested) asked), then buy again to hold shares."
+
         }
     }
 }

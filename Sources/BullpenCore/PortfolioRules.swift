@@ -32,13 +32,15 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     /// Market orders fill this much worse than the quote, in hundredths of a percent (buys
     /// higher, sells lower). Zero by default.
     public var slippageBasisPoints: Int64
+    /// Short selling on margin (see ``MarginRule``); nil (the default): no short sales.
+    public var margin: MarginRule?
 
     public init(maxDistinctHoldings: Int? = nil, commission: Commission = .free,
                 allowedInstruments: Set<InstrumentKind> = [.stock, .option],
                 maxOrderQuantity: Int64 = 1_000_000, maxPositionBasisPoints: Int64? = nil,
                 minimumPrice: Money? = nil, marketHoursOnly: Bool = false,
                 tradingOpens: Date? = nil, tradingCloses: Date? = nil, optionWriting: Bool = false,
-                volumeCapBasisPoints: Int64? = nil, slippageBasisPoints: Int64 = 0) {
+                volumeCapBasisPoints: Int64? = nil, slippageBasisPoints: Int64 = 0, margin: MarginRule? = nil) {
         self.maxDistinctHoldings = maxDistinctHoldings
         self.commission = commission
         self.allowedInstruments = allowedInstruments
@@ -51,6 +53,7 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
         self.optionWriting = optionWriting
         self.volumeCapBasisPoints = volumeCapBasisPoints
         self.slippageBasisPoints = slippageBasisPoints
+        self.margin = margin
     }
 
     public static let `default` = PortfolioRules()
@@ -58,7 +61,7 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case maxDistinctHoldings, commission, allowedInstruments, maxOrderQuantity, maxPositionBasisPoints,
              minimumPrice, marketHoursOnly, tradingOpens, tradingCloses, optionWriting, volumeCapBasisPoints,
-             slippageBasisPoints
+             slippageBasisPoints, margin
     }
 
     // Rules stored before a field existed read as that field's default.
@@ -75,7 +78,8 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
                   tradingCloses: try c.decodeIfPresent(Date.self, forKey: .tradingCloses),
                   optionWriting: try c.decodeIfPresent(Bool.self, forKey: .optionWriting) ?? false,
                   volumeCapBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .volumeCapBasisPoints),
-                  slippageBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .slippageBasisPoints) ?? 0)
+                  slippageBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .slippageBasisPoints) ?? 0,
+                  margin: try c.decodeIfPresent(MarginRule.self, forKey: .margin))
     }
 }
 

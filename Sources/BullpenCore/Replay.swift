@@ -174,10 +174,11 @@ public enum ReplayAdvance {
     /// taken (see ``ReplayOrderWalk``): their fills change the book, and `events` lists what
     /// happened to them and to expiring contracts, in order.
     public static func walk(book: Book, from: SessionDate, days: [SessionDate], startPrices: [Symbol: Price],
-                            closes: [Symbol: [SessionDate: Price]], orders: ReplayOrderWalk? = nil)
+                            closes: [Symbol: [SessionDate: Price]], orders: ReplayOrderWalk? = nil, margin: MarginWalk? = nil)
         -> (snapshots: [EquitySnapshot], settlements: [OptionSettlement], book: Book, events: [ReplayOrderEvent]) {
         var book = book
         var orders = orders
+        var margin = margin
         let initial = orders?.working ?? []
         var events: [ReplayOrderEvent] = []
         var prices = startPrices
@@ -218,6 +219,12 @@ public enum ReplayAdvance {
             }
             for symbol in book.positions.keys {
                 if let close = closes[symbol]?[date] { prices[symbol] = close }
+            }
+            // The close under the margin rule: the borrow fee, the maintenance check, a buy-back.
+            if margin != nil {
+                var sessionCloses: [Symbol: Price] = [:]
+                for short in book.shorts { sessionCloses[short.symbol] = closes[short.symbol]?[date] ?? prices[short.symbol] }
+                events += margin!.close(date, book: &book, closes: sessionCloses)
             }
             result.append(snapshot(date))
             if index < days.count - 1 { settle(through: date) }

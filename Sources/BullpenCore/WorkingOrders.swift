@@ -188,7 +188,12 @@ public struct WorkingOrder: Sendable, Hashable {
     public var heldCash: Money {
         guard side == .buy, let holdPrice, remaining > 0 else { return .zero }
         let notional = holdPrice.notional(quantity: remaining)
-        return notional + commission.amount(on: notional)
+        return notional + commissionNow.amount(on: notional)
+    }
+
+    /// The commission its next fill pays: the per-order fee once, on the first fill, and the rate on each.
+    public var commissionNow: Commission {
+        filledQuantity > 0 ? Commission(perOrder: .zero, basisPoints: commission.basisPoints) : commission
     }
 
     /// The shares a sell holds back.
@@ -518,10 +523,15 @@ extension TradingEngine {
                             context: OrderContext) throws(OrderRejection) -> (fill: Fill, book: Book, order: WorkingOrder) {
         var book = book
         book.holds = book.holds.removing(order)
-        let request = OrderRequest(symbol: order.symbol, side: order.side, quantity: fill.quantity, type: order.terms.type)
+        let request = OrderRequest(symbol: order.symbol, side: order.side, quantity: min(fill.quantity, order.remaining),
+                                   type: order.terms.type)
+        // An order pays its per-order fee once, with its first fill.
+        var rules = rules
+        rules.commission = Commission(perOrder: order.filledQuantity > 0 ? .zero : rules.commission.perOrder,
+                                      basisPoints: rules.commission.basisPoints)
         let (done, after) = try execute(request, on: book, at: fill.price, rules: rules, context: context)
         var order = order
-        order.filledQuantity += fill.quantity
+        order.filledQuantity += done.quantity
         return (done, after, order)
     }
 }
@@ -538,11 +548,14 @@ public enum ReplayOrderEvent: Sendable, Hashable {
     case changed(WorkingOrder)
     /// An option contract settled at its expiration.
     case settled(OptionSettlement)
+    /// A session's close under the margin rule: a borrow fee, a margin call, its end, or the
+    /// shorts bought back.
+    case margin(Margin.CloseAction, on: SessionDate)
 
     public var orderID: OrderID? {
         switch self {
         case .filled(_, let order), .rejected(let order, _, _), .expired(let order, _), .changed(let order): order.id
-        case .settled: nil
+        case .settled, .margin: nil
         }
     }
 }

@@ -20,6 +20,41 @@ extension RulesDTO {
         optionWriting = rules.optionWriting
         volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
         slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
+        if let margin = rules.margin {
+            shortSelling = true
+            initialMarginPercent = Percent(hundredths: margin.initialBasisPoints).decimalString
+            maintenanceMarginPercent = Percent(hundredths: margin.maintenanceBasisPoints).decimalString
+            borrowFeePercent = Percent(hundredths: margin.borrowFeeBasisPoints).decimalString
+        }
+    }
+}
+
+extension PortfolioRules {
+    /// Sets the margin rule a league asks for.
+    mutating func setMargin(allow: Bool?, initial: String?, maintenance: String?) throws {
+        guard allow == true else {
+            if initial != nil || maintenance != nil {
+                throw APIError.validation("rules.initialMarginPercent and rules.maintenanceMarginPercent need rules.allowShortSelling.")
+            }
+            return
+        }
+        var rule = MarginRule.standard
+        if let text = initial {
+            guard let value = Percent(parsing: text), (1_000...10_000).contains(value.hundredths) else {
+                throw APIError.validation("rules.initialMarginPercent must be a percent from 10 to 100.")
+            }
+            rule.initialBasisPoints = value.hundredths
+        }
+        if let text = maintenance {
+            guard let value = Percent(parsing: text), (500...10_000).contains(value.hundredths) else {
+                throw APIError.validation("rules.maintenanceMarginPercent must be a percent from 5 to 100.")
+            }
+            rule.maintenanceBasisPoints = value.hundredths
+        }
+        guard rule.maintenanceBasisPoints <= rule.initialBasisPoints else {
+            throw APIError.validation("rules.maintenanceMarginPercent may not be above rules.initialMarginPercent.")
+        }
+        margin = rule
     }
 }
 
@@ -75,6 +110,22 @@ extension PortfolioDTO {
         visibility = portfolio.visibility.rawValue
         reservedCash = valuation.reservedCash.decimalString
         availableCash = (valuation.cash - valuation.reservedCash).decimalString
+    }
+
+    /// With the shorts' standing when the rules allow short selling and `book` holds shorts; the
+    /// cash available net of their collateral.
+    init(_ portfolio: PortfolioRecord, valuation: Valuation, marketData: MarketDataStatus, book: Book) {
+        self.init(portfolio, valuation: valuation, marketData: marketData)
+        guard let rule = portfolio.rules.margin, !book.shorts.isEmpty else { return }
+        let prices = Dictionary(valuation.positions.compactMap { position in position.quote.map { (position.position.symbol, $0.price) } },
+                                uniquingKeysWith: { first, _ in first })
+        let status = Margin.status(of: book, prices: prices, rule: rule)
+        let collateral = book.shortCollateral(rule)
+        margin = MarginStatusDTO(shortValue: status.shortValue.decimalString, equity: status.equity.decimalString,
+                                 requirement: status.requirement.decimalString, collateral: collateral.decimalString,
+                                 met: status.isMet, words: status.words)
+        reservedCash = (valuation.reservedCash + collateral).decimalString
+        availableCash = (valuation.cash - valuation.reservedCash - collateral).decimalString
     }
 }
 
@@ -157,6 +208,9 @@ extension ActivityDTO {
         case .expiry: "option_expiry"
         case .assignment: "option_assignment"
         case .grant: "top_up"
+        case .borrowFee: "borrow_fee"
+        case .marginCall: "margin_call"
+        case .marginMet: "margin_met"
         }
         self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
                   symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta),

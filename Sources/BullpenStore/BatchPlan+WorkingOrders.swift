@@ -23,6 +23,9 @@ extension BatchPlan {
         if request.symbol.isOption {
             throw OrderRejection.orderTypeNotAvailable("Option contracts trade at the market only: their prices are modelled from the underlying, so there is no market for a limit or stop to wait in.")
         }
+        if request.side == .sell, portfolio.book.quantity(of: request.symbol) <= 0, portfolio.record.rules.margin != nil {
+            throw OrderRejection.orderTypeNotAvailable("A short sale is a market order here: sell short at the market, then cover with any order type.")
+        }
         var schedule: OrderSchedule
         switch priced.clock {
         case .replay(let date):
@@ -104,7 +107,7 @@ extension BatchPlan {
     }
 
     /// Installs a placed order's portfolio and remembers its idempotency key.
-    mutating func finish(_ placed: Placed, owner: UserID, claim: IdempotencyClaim?) throws -> LedgerResult {
+    mutating func finish(_ placed: Placed, owner: UserID, claim: IdempotencyClaim?) -> LedgerResult {
         let id = placed.portfolio.record.id
         portfolios[id] = placed.portfolio
         touched.insert(id)
@@ -188,7 +191,9 @@ extension BatchPlan {
               let held = record.working(commission: portfolio.record.rules.commission) else {
             throw StoreError.orderNotOpen(status: "no longer working")
         }
-        let (evaluated, _) = OrderEvaluation.evaluate(held, quote: fill.price, at: pricing.asOf)
+        // The price must still reach the order as it stands now (its mark, its trigger).
+        let (evaluated, reached) = OrderEvaluation.evaluate(held, quote: fill.price, at: pricing.asOf)
+        guard reached != nil else { throw StoreError.orderNotOpen(status: "not reached at that price") }
         let outcome: OrderRecord
         do {
             let done = try execute(fill, of: evaluated, record: record, pricing: pricing, in: portfolio,
@@ -252,6 +257,9 @@ extension BatchPlan {
         without.open.removeAll { $0.id == orderID }
         without.refreshHolds()
         let placed = try placeWorking(priced, in: without, replacing: old)
+        if let clientOrderID = priced.request.clientOrderID {
+            clientOrderIDs.insert(BatchLookups.ClientOrder(portfolio: id.uuid, clientOrderID: clientOrderID))
+        }
         let closed = close(old, in: id, status: .replaced, reason: "Replaced by order \(placed.order.id).", replacedBy: placed.order.id)
         var after = placed.portfolio
         install(&after)
@@ -298,7 +306,7 @@ extension BatchPlan {
     }
 
     /// Moves the portfolio's version and installs it in the batch.
-    private mutating func install(_ portfolio: inout LedgerPortfolio) {
+    mutating func install(_ portfolio: inout LedgerPortfolio) {
         portfolio.record.version += 1
         portfolio.record.updatedAt = now
         portfolios[portfolio.record.id] = portfolio
@@ -336,6 +344,8 @@ extension BatchPlan {
                 guard let record = portfolio.open.first(where: { $0.id == order.id }) else { throw StoreError.portfolioChanged }
                 close(record, in: id, status: .expired, reason: Self.expiryReason(record.terms.timeInForce))
                 portfolio.open.removeAll { $0.id == order.id }
+            case .margin(let action, let session):
+                portfolio = applyMargin(action, session: session, to: portfolio)
             case .changed(let order):
                 guard let index = portfolio.open.firstIndex(where: { $0.id == order.id }) else { throw StoreError.portfolioChanged }
                 portfolio.open[index].waterMark = order.waterMark
@@ -345,6 +355,82 @@ extension BatchPlan {
             }
             portfolio.refreshHolds()
         }
+        return portfolio
+    }
+
+    // MARK: Margin
+
+    /// Applies a live session's close under the margin rule, if the portfolio still stands at `version`.
+    mutating func marginClose(_ actions: [Margin.CloseAction], session: SessionDate, version: Int64, in id: PortfolioID,
+                              owner: UserID) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        guard portfolio.record.version == version else { throw StoreError.portfolioChanged }
+        guard !actions.isEmpty else { return .ordersChanged([], replacement: nil) }
+        for action in actions { portfolio = applyMargin(action, session: session, to: portfolio) }
+        if case .liquidate? = actions.last { portfolio = applyMargin(.met, session: session, to: portfolio) }
+        install(&portfolio)
+        return .ordersChanged([], replacement: nil)
+    }
+
+    /// Journals one margin action of the close of `session`: a borrow fee (cash out), a call or
+    /// its end (nothing moves), or the shorts bought back at their closes (an order and a fill
+    /// each, whatever the cash).
+    mutating func applyMargin(_ action: Margin.CloseAction, session: SessionDate, to portfolio: LedgerPortfolio) -> LedgerPortfolio {
+        var portfolio = portfolio
+        let id = portfolio.record.id, period = portfolio.record.period
+        func note(_ kind: JournalEntry.Kind, _ cash: Money) {
+            // A fee is a realized loss: it is in the P&L as a commission is.
+            let entry = JournalEntry(id: JournalEntryID(ids.makeUUID()), portfolioID: id, period: period,
+                                     sequence: portfolio.journalSequence + 1, kind: kind, symbol: nil, side: nil, quantityDelta: 0,
+                                     price: nil, cashDelta: cash, commission: .zero, realizedPnL: kind == .borrowFee ? cash : .zero,
+                                     orderID: nil, fillID: nil, priceAsOf: session.date, createdAt: now)
+            journal.append(JournalRow(entry))
+            portfolio.book.apply(entry)
+            portfolio.realizedPnL += entry.realizedPnL
+            portfolio.journalSequence = entry.sequence
+            entries[id, default: []].append(entry)
+        }
+        switch action {
+        case .fee(let fee): note(.borrowFee, Money.zero - fee)
+        case .call: note(.marginCall, .zero)
+        case .met: note(.marginMet, .zero)
+        case .liquidate(let covers):
+            for cover in covers {
+                guard let done = Margin.buyBack(cover, on: portfolio.book, commission: portfolio.record.rules.commission) else { continue }
+                let orderID = OrderID(ids.makeUUID()), fillID = FillID(ids.makeUUID())
+                let sequence = portfolio.journalSequence + 1
+                let pricing = FillPricing(source: .dailyBar, asOf: session.date, marketOpen: false)
+                let reason = "Bought back at the close of \(session): the margin call was not met within the grace sessions."
+                var order = OrderRecord(id: orderID, portfolioID: id, period: period, sequence: sequence, clientOrderID: nil,
+                                        symbol: cover.symbol, side: .buy, type: .market, quantity: cover.quantity, status: .filled,
+                                        filledQuantity: cover.quantity, fillPrice: cover.price, pricing: pricing,
+                                        notional: done.fill.notional, commission: done.fill.commission,
+                                        realizedPnL: done.fill.realizedPnL, cashDelta: done.fill.cashDelta, createdAt: now, filledAt: now)
+                order.reason = reason
+                order.fillNote = reason
+                order.updatedAt = now
+                put(OrderRow(order))
+                orderEvents.append(OrderEventRow(id: ids.makeUUID(), orderId: orderID.uuid, portfolioId: id.uuid,
+                                                 status: OrderStatus.filled.rawValue, at: now, note: reason))
+                let made = JournalEntry.entries(of: done.fill, portfolioID: id, period: period, sequence: sequence, orderID: orderID,
+                                                fillID: fillID, priceAsOf: session.date, createdAt: now, ids: ids)
+                fills.append(FillRow(
+                    id: fillID.uuid, orderId: orderID.uuid, portfolioId: id.uuid, period: period, symbol: cover.symbol.rawValue,
+                    side: OrderSide.buy.rawValue, quantity: cover.quantity, priceTicks: cover.price.ticks,
+                    priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: false,
+                    notionalCents: done.fill.notional.cents, commissionCents: done.fill.commission.cents,
+                    realizedPnlCents: done.fill.realizedPnL.cents, createdAt: now, note: reason))
+                journal.append(contentsOf: made.map(JournalRow.init))
+                portfolio.book = done.book
+                portfolio.realizedPnL += done.fill.realizedPnL
+                portfolio.journalSequence = made.last?.sequence ?? sequence
+                entries[id, default: []].append(contentsOf: made)
+                positions[id, default: []].insert(cover.symbol)
+                let key = PositionKey(portfolio: id, symbol: cover.symbol)
+                if positionIDs[key] == nil { positionIDs[key] = ids.makeUUID() }
+            }
+        }
+        portfolio.record.cash = portfolio.book.cash
         return portfolio
     }
 }

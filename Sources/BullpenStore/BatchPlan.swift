@@ -133,6 +133,8 @@ struct BatchPlan: Sendable {
                 results.append(.success(try expireOrders(orders, in: id, owner: owner)))
             case .track(let order, let id, let owner):
                 results.append(.success(try track(order, in: id, owner: owner)))
+            case .marginClose(let actions, let session, let version, let id, let owner):
+                results.append(.success(try marginClose(actions, session: session, version: version, in: id, owner: owner)))
             }
         } catch {
             results.append(.failure(error))
@@ -153,19 +155,23 @@ struct BatchPlan: Sendable {
         if portfolio.record.replay?.ended == true { throw StoreError.replayEnded }
         // Priced at another date than the one the portfolio stands on now (a replay moved since).
         guard priced.clock == portfolio.record.clock else { throw StoreError.portfolioChanged }
+        // The client order id is taken only by an order that goes through.
+        var taken: BatchLookups.ClientOrder?
         if let clientOrderID = request.clientOrderID {
             let key = BatchLookups.ClientOrder(portfolio: id.uuid, clientOrderID: clientOrderID)
             guard !lookups.clientOrderIDs.contains(key), !clientOrderIDs.contains(key) else {
                 throw StoreError.duplicateClientOrderID(clientOrderID)
             }
-            clientOrderIDs.insert(key)
+            taken = key
         }
         if !request.terms.fillsAtOnce {
             let placed = try placeWorking(priced, in: portfolio, replacing: nil)
-            return try finish(placed, owner: owner, claim: claim)
+            if let taken { clientOrderIDs.insert(taken) }
+            return finish(placed, owner: owner, claim: claim)
         }
         let (fill, book) = try TradingEngine.execute(request, on: portfolio.book, at: priced.price,
                                                      rules: portfolio.record.rules, context: priced.context(now: now))
+        if let taken { clientOrderIDs.insert(taken) }
         let orderID = OrderID(ids.makeUUID()), fillID = FillID(ids.makeUUID())
         let sequence = portfolio.journalSequence + 1
         let period = portfolio.record.period
@@ -324,6 +330,10 @@ struct BatchPlan: Sendable {
         guard !replay.ended else { throw StoreError.replayEnded }
         replay.ended = true
         portfolio.record.replay = replay
+        // Nothing trades any more: the orders still working end with it.
+        for open in portfolio.open { close(open, in: id, status: .canceled, reason: "Cancelled: the replay ended.") }
+        portfolio.open = []
+        portfolio.refreshHolds()
         portfolio.record.version += 1
         portfolio.record.updatedAt = now
         portfolios[id] = portfolio

@@ -59,11 +59,13 @@ extension BullpenStore {
             let fills = try await self.sql(db).select().column("*").from("fills")
                 .where("portfolio_id", .equal, row.id).where("period", .equal, row.period)
                 .all(decoding: FillRow.self, with: Self.rowDecoder).map { try $0.fill() }
-            return Invariants.Snapshot(
+            var snapshot = Invariants.Snapshot(
                 startingCash: Money(cents: row.startingCashCents), cash: Money(cents: row.cashCents),
                 positions: try await self.positions(of: row.id, on: db),
                 journal: try await self.journal(of: row, periods: .current, on: db), fills: fills, prices: prices,
                 realizedPnL: Money(cents: row.realizedPnlCents))
+            snapshot.allowShort = try row.record().rules.margin != nil
+            return snapshot
         }
     }
 

@@ -15,7 +15,7 @@ extension BullpenStore {
             let now = ContinuousClock.now
             let open = try await self.sql(db).select().column("*").from("orders").where("portfolio_id", .equal, id.uuid)
                 .where("period", .equal, row.period)
-                .where("status", .in, [OrderStatus.new.rawValue, OrderStatus.partiallyFilled.rawValue])
+                .where(SQLRaw(#""status" IN ('new', 'partially_filled')"#))
                 .orderBy("sequence").all(decoding: OrderRow.self, with: Self.rowDecoder).map { try $0.record() }
             var portfolio = LedgerPortfolio(record: state.portfolio, book: state.book, realizedPnL: state.realizedPnL,
                                             journalSequence: row.journalSequence,

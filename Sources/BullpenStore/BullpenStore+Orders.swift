@@ -169,7 +169,8 @@ extension BullpenStore {
             .column(SQLColumn("rules", table: "p"))
             .from(SQLAlias(SQLIdentifier("orders"), as: SQLIdentifier("o")))
             .join(SQLAlias(SQLIdentifier("portfolios"), as: SQLIdentifier("p")), on: SQLColumn("portfolio_id", table: "o"), .equal, SQLColumn("id", table: "p"))
-            .where(SQLColumn("status", table: "o"), .in, SQLBind.group([OrderStatus.new.rawValue, OrderStatus.partiallyFilled.rawValue]))
+            // Literal statuses, as the partial index `orders_open` names them, so that SQLite uses it.
+            .where(SQLRaw(#""o"."status" IN ('new', 'partially_filled')"#))
             .where(SQLColumn("clock", table: "p"), .equal, SQLBind(PortfolioRow.encodeClock(.live)))
             .where(SQLColumn("period", table: "o"), .equal, SQLColumn("period", table: "p"))
             .where(SQLColumn("closed_at", table: "p"), .is, SQLLiteral.null)
@@ -223,5 +224,28 @@ public struct WorkingOrderChange: Sendable {
         self.portfolio = portfolio
         self.owner = owner
         self.kind = kind
+    }
+}
+
+// MARK: Margin
+
+extension BullpenStore {
+    /// The live portfolios whose rules allow short selling (the closing job's margin checks).
+    public func liveMarginPortfolios() async throws -> [(portfolio: PortfolioID, owner: UserID)] {
+        try await sql(db).select().column("id").column("user_id").from("portfolios")
+            .where("clock", .equal, SQLBind(PortfolioRow.encodeClock(.live)))
+            .where("closed_at", .is, SQLLiteral.null)
+            .where("rules", .like, SQLBind(#"%"margin":{%"#))
+            .all().map { row in
+                (PortfolioID(try row.decode(column: "id", as: UUID.self)), UserID(try row.decode(column: "user_id", as: UUID.self)))
+            }
+    }
+
+    /// Applies a live session's close under the margin rule (fee, call, its end, buy-back), if the
+    /// portfolio still stands at `version`.
+    /// - Throws: ``StoreError/portfolioChanged`` when it moved: decide again.
+    public func closeMarginSession(_ actions: [Margin.CloseAction], session: SessionDate, version: Int64, in id: PortfolioID,
+                                   owner: UserID) async throws {
+        _ = try await ledger.submit(.marginClose(actions, session: session, version: version, portfolio: id, owner: owner), store: self)
     }
 }

@@ -132,7 +132,7 @@ extension BullpenStore {
     }
 
     /// The tables whose rows belong to a portfolio, children first.
-    static let portfolioChildTables = ["journal_entries", "fills", "orders", "positions", "portfolio_periods",
+    static let portfolioChildTables = ["journal_entries", "fills", "order_events", "orders", "positions", "portfolio_periods",
                                        "equity_snapshots", "equity_stats"]
 
     /// Deletes every row belonging to `portfolios` but the portfolio rows themselves. (SQLite

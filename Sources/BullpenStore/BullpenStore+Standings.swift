@@ -173,7 +173,8 @@ extension BullpenStore {
                    "p"."cash_cents", "p"."replay", "s"."through", "s"."sessions", "s"."last_cents", "s"."previous_cents",
                    "s"."peak_cents", "s"."max_drawdown", "s"."sum_returns", "s"."sum_squares", "m"."joined_at",
                    CASE WHEN \(onBoard) THEN 1 ELSE 0 END AS "on_board",
-                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period") AS "trades"
+                   (SELECT COUNT(*) FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."period" = "p"."period"
+                    AND "o"."filled_quantity" > 0) AS "trades"
             FROM "portfolios" AS "p" JOIN "users" AS "u" ON "u"."id" = "p"."user_id"
             LEFT JOIN "league_members" AS "m" ON "m"."portfolio_id" = "p"."id"
             LEFT JOIN "equity_stats" AS "s" ON "s"."portfolio_id" = "p"."id" AND "s"."period" = "p"."period"

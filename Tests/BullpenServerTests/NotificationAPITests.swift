@@ -25,11 +25,15 @@ final class MovableMarketData: ForwardingMarketData {
     /// Whether the exchange is in session (a pack's never is; working orders fill only in session).
     private let session = Mutex(false)
     func setMarketOpen(_ open: Bool) { session.withLock { $0 = open } }
+    /// When set, a moved price is a trade of that moment (a live tick), not the last close.
+    private let stamp = Mutex<Date?>(nil)
+    func stampTrades(_ at: Date?) { stamp.withLock { $0 = at } }
     func isMarketOpen(at instant: Date) async -> Bool { session.withLock { $0 } }
 
     private func moved(_ quote: Quote?, _ symbol: Symbol, _ clock: PortfolioClock) -> Quote? {
         guard case .live = clock, var quote, let price = prices.withLock({ $0[symbol] }) else { return quote }
         quote.price = price
+        if let at = stamp.withLock({ $0 }) { quote.asOf = at }
         return quote
     }
 

@@ -7,6 +7,7 @@ import BullpenTestSupport
 import Foundation
 import NIOHTTP1
 import Testing
+import Vapor
 
 extension TestServer {
     func place(_ player: Player, _ body: String, portfolio: String? = nil) async throws -> Reply {
@@ -41,6 +42,7 @@ struct WorkingOrderAPITests {
             let monitor = try #require(server.app.bullpen.orderMonitor)
             market.set("MSFT", "400")
             market.setMarketOpen(true)
+            market.stampTrades(Self.inSession)
             let limit = try await server.placed(player, #"{"symbol":"MSFT","side":"buy","quantity":2,"type":"limit","limitPrice":"390","timeInForce":"gtc"}"#)
             #expect(limit.status == "new" && limit.heldCash == "780.00" && limit.timeInForce == "gtc" && limit.limitPrice == "390.00")
             #expect(limit.summary == "Buy 2 MSFT if the price is $390.00 or lower, until you cancel it (at most 90 days).")
@@ -60,7 +62,11 @@ struct WorkingOrderAPITests {
             // Not reached at 396; reached at 394.50: filled at the quote.
             market.set("MSFT", "396")
             #expect(try await monitor.runOnce().filled == 0)
+            // A price that is not a trade of this session (a provider's cached close) fills nothing.
+            market.stampTrades(nil)
             market.set("MSFT", "394.5")
+            #expect(try await monitor.runOnce().filled == 0)
+            market.stampTrades(Self.inSession)
             let round = try await monitor.runOnce()
             #expect(round.filled == 1 && round.working == 1)
             let filled = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(pair.order.id)",
@@ -232,6 +238,49 @@ struct WorkingOrderAPITests {
             #expect(now.fillNote?.contains("7 stay working") == true)
             #expect(now.heldCash == (limit.notional(quantity: 7)).decimalString)
             try await server.expectBalanced(player, profile.id)
+        }
+    }
+
+    /// A portfolio that allows short selling sells shares it does not hold within its margin, shows
+    /// the shorts' standing, covers, and is called at a close that finds too little equity (told
+    /// to the player, applied once); one that does not allow it refuses.
+    @Test func shortSellingOnMarginOverHTTP() async throws {
+        let market = try await MovableMarketData.tiny()
+        try await withServer(source: market, configure: NotificationAPITests.quiet) { server in
+            let player = try await server.register()
+            let refused = try await server.order(player, "sell", 1, "MSFT")
+            #expect(refused.status == 422 && refused.errorCode == "insufficient_shares")
+            let created = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                                body: #"{"name":"Bears","shortSelling":true}"#)
+            try #require(created.status == 201, "\(created.text)")
+            let bears = try created.decode(PortfolioDTO.self)
+            #expect(bears.rules.shortSelling == true && bears.rules.initialMarginPercent == "50.00" && bears.rules.maintenanceMarginPercent == "30.00")
+            market.set("MSFT", "100")
+            let tooMuch = try await server.order(player, "sell", 2_001, "MSFT", portfolio: bears.id)
+            #expect(tooMuch.status == 422 && tooMuch.errorCode == "insufficient_margin")
+            let short = try await server.order(player, "sell", 1_900, "MSFT", portfolio: bears.id)
+            #expect(short.status == 201, "\(short.text)")
+            var portfolio = try await server.portfolio(player, bears.id)
+            #expect(portfolio.cash == "290000.00" && portfolio.margin?.collateral == "285000.00" && portfolio.availableCash == "5000.00")
+            #expect(portfolio.margin?.met == true && portfolio.margin?.words.contains("no limit") == true)
+            let over = try await server.order(player, "buy", 1_901, "MSFT", portfolio: bears.id)
+            #expect(over.status == 422 && over.errorCode == "insufficient_shares")
+            let cover = try await server.order(player, "buy", 100, "MSFT", portfolio: bears.id).decode(OrderDTO.self)
+            #expect(cover.realizedPnl == "0.00" && cover.cashDelta == "-10000.00")
+            // The session's close at 400 finds the equity far below 30 % of the shorts: a call, told once.
+            let job = ClosingEquityJob(store: server.store, source: market, logger: server.app.logger, notifier: server.app.bullpen.notifier)
+            let session = SessionDate(year: 2024, month: 1, day: 3)
+            try await job.closeMargins(on: session)
+            try await job.closeMargins(on: session)
+            let activity = try await server.send(.GET, "/api/v1/portfolios/\(bears.id)/activities", token: player.accessToken)
+                .decode(ActivityPage.self).activities.map(\.type)
+            #expect(activity.filter { $0 == "margin_call" }.count == 1 && activity.filter { $0 == "borrow_fee" }.count == 1, "\(activity)")
+            let told = try await server.notifications(player).notifications
+            #expect(told.first?.kind == "margin_call" && told.first?.title == "Margin call on Bears")
+            market.set("MSFT", "400")
+            portfolio = try await server.portfolio(player, bears.id)
+            #expect(portfolio.margin?.met == false && portfolio.margin?.shortValue == "720000.00")
+            try await server.expectBalanced(player, bears.id)
         }
     }
 }

@@ -188,4 +188,42 @@ struct WorkingOrderStoreTests {
             try await store.expectBalancedBooks(id, owner: me)
         }
     }
+
+    /// Short sales and their closes through the ledger: a short, a fee, a call, the buy-back (an
+    /// order and a fill), the call's end; the books balance after each, a debt included.
+    @Test(arguments: TestDatabases.kinds)
+    func shortsFeesCallsAndBuyBacksBalance(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, _) = try await store.makeUser()
+            let portfolio = try await store.createPortfolio(owner: user.id, name: "Short", startingCash: Money(dollars: 10_000),
+                                                            rules: PortfolioRules(margin: .standard))
+            let id = portfolio.id, me = user.id
+            let short = try await store.trade(.sell, 200, "KO", at: "100", in: id, owner: me)
+            #expect(short.cashDelta == Money(dollars: 20_000))
+            try await store.expectBalancedBooks(id, owner: me, prices: ["KO": "100"])
+            let day = SessionDate(year: 2026, month: 2, day: 23), next = SessionDate(year: 2026, month: 2, day: 24)
+            var state = try await store.state(of: id, owner: me)
+            let calling = Margin.close(state.book, closes: [Self.ko: Price(parsing: "160")!], rule: .standard, callSince: nil, sessionsSince: 0)
+            try await store.closeMarginSession(calling, session: day, version: state.portfolio.version, in: id, owner: me)
+            // A stale version is refused: the close is decided again.
+            await #expect(throws: StoreError.portfolioChanged) {
+                try await store.closeMarginSession(calling, session: day, version: state.portfolio.version, in: id, owner: me)
+            }
+            var journal = try await store.currentPeriod(of: id, owner: me).journal
+            #expect(Margin.callSince(journal) == day)
+            try await store.expectBalancedBooks(id, owner: me, prices: ["KO": "160"])
+            state = try await store.state(of: id, owner: me)
+            let buying = Margin.close(state.book, closes: [Self.ko: Price(parsing: "160")!], rule: .standard, callSince: day, sessionsSince: 2)
+            guard case .liquidate? = buying.last else { Issue.record("\(buying)"); return }
+            try await store.closeMarginSession(buying, session: next, version: state.portfolio.version, in: id, owner: me)
+            state = try await store.state(of: id, owner: me)
+            #expect(state.book.positions.isEmpty && state.book.cash.isNegative)
+            journal = try await store.currentPeriod(of: id, owner: me).journal
+            #expect(Margin.callSince(journal) == nil)
+            #expect(journal.map(\.kind).filter { $0 != .trade } == [.borrowFee, .marginCall, .borrowFee, .marginMet])
+            let orders = try await store.orders(of: id, owner: me, limit: 10, cursor: nil).items
+            #expect(orders.first?.side == .buy && orders.first?.quantity == 200 && orders.first?.reason?.contains("margin call") == true)
+            try await store.expectBalancedBooks(id, owner: me)
+        }
+    }
 }

@@ -323,6 +323,11 @@ struct LeagueRoutes: RouteCollection {
         rulesDTO.allowOptionWriting = rules.optionWriting
         rulesDTO.volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
         rulesDTO.slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
+        if let margin = rules.margin {
+            rulesDTO.allowShortSelling = true
+            rulesDTO.initialMarginPercent = Percent(hundredths: margin.initialBasisPoints).decimalString
+            rulesDTO.maintenanceMarginPercent = Percent(hundredths: margin.maintenanceBasisPoints).decimalString
+        }
         return LeagueDTO(
             id: league.id.description, name: league.name, description: league.description,
             visibility: league.visibility.rawValue, status: league.status(at: req.bullpen.time.now()).rawValue,

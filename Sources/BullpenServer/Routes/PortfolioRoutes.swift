@@ -47,6 +47,7 @@ struct PortfolioRoutes: RouteCollection {
         let portfolio: PortfolioRecord
         var realism = PortfolioRules()
         try realism.setRealism(volumeCap: body.volumeCapPercent, slippage: body.slippagePercent, field: "")
+        if body.shortSelling == true { realism.margin = .standard }
         if let replay = body.replay {
             portfolio = try await req.bullpen.replay().create(owner: caller.user, name: body.name, startingCash: startingCash,
                                                                request: replay, optionWriting: body.optionWriting ?? false, realism: realism)
@@ -163,7 +164,8 @@ struct PortfolioRoutes: RouteCollection {
 
     private func summary(_ id: PortfolioID, req: Request, owner: UserID) async throws -> PortfolioDTO {
         let valued = try await req.bullpen.portfolios.valued(id, owner: owner)
-        return PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus)
+        return PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus,
+                            book: valued.state.book)
     }
 }
 

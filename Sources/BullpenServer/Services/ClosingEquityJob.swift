@@ -24,6 +24,7 @@ struct ClosingEquityJob: Sendable {
         guard let last = await source.replayRange()?.upperBound else { return 0 }
         let calendar = TradingCalendar()
         try await expireOptions(through: last)
+        try await closeMargins(on: last)
         var stored = 0
         for portfolio in try await store.livePortfolios() {
             var last = last
@@ -70,6 +71,56 @@ struct ClosingEquityJob: Sendable {
             if let event = AchievementEvent.closes(closes, benchmark: benchmark, sessions: window) { await notifier.record(event, for: owner) }
         } catch {
             logger.notice("beat-the-market not checked", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The close of `session` for every live portfolio under the margin rule: the borrow fee, the
+    /// maintenance check (a margin call, told to the player), the shorts bought back when a call
+    /// outlasted its grace sessions. A session's close is applied once (its journal says so).
+    func closeMargins(on session: SessionDate) async throws {
+        let calendar = TradingCalendar()
+        for (id, owner) in try await store.liveMarginPortfolios() {
+            for _ in 1...PortfolioService.attempts {
+                do {
+                    let state = try await store.state(of: id, owner: owner)
+                    guard let rule = state.portfolio.rules.margin else { break }
+                    let journal = try await store.currentPeriod(of: id, owner: owner).journal
+                    let marginKinds: Set<JournalEntry.Kind> = [.borrowFee, .marginCall, .marginMet]
+                    if journal.contains(where: { marginKinds.contains($0.kind) && $0.priceAsOf.map(SessionDate.init) == session }) { break }
+                    let since = Margin.callSince(journal)
+                    let passed = since.map { calendar.tradingDays(from: $0.adding(days: 1), through: session).count } ?? 0
+                    var closes: [Symbol: Price] = [:]
+                    for short in state.book.shorts {
+                        closes[short.symbol] = try await source.dailyBars(short.symbol, from: session, through: session, asOf: .replay(session.date)).last?.close
+                    }
+                    let actions = Margin.close(state.book, closes: closes, rule: rule, callSince: since, sessionsSince: passed)
+                    guard !actions.isEmpty else { break }
+                    try await store.closeMarginSession(actions, session: session, version: state.portfolio.version, in: id, owner: owner)
+                    await tell(actions, owner: owner, portfolio: state.portfolio)
+                    break
+                } catch StoreError.portfolioChanged {
+                    continue
+                } catch StoreError.notFound {
+                    break
+                }
+            }
+        }
+    }
+
+    /// Tells the player of a margin call and of a buy-back.
+    private func tell(_ actions: [Margin.CloseAction], owner: UserID, portfolio: PortfolioRecord) async {
+        guard let notifier else { return }
+        for action in actions {
+            switch action {
+            case .call(let status):
+                await notifier.notify([notifier.make(.marginCall, for: owner, title: "Margin call on \(portfolio.name)",
+                                                     body: status.words, link: "#/portfolio")])
+            case .liquidate(let covers):
+                await notifier.notify([notifier.make(.marginCall, for: owner, title: "Your shorts in \(portfolio.name) were bought back",
+                                                     body: "The margin call was not met within the grace sessions: \(covers.map { "\($0.quantity) \($0.symbol) at \($0.price.dollars)" }.joined(separator: ", ")).",
+                                                     link: "#/history")])
+            default: break
+            }
         }
     }
 

@@ -66,6 +66,8 @@ struct LeagueService: Sendable {
             rules.optionWriting = true
         }
         try rules.setRealism(volumeCap: request.volumeCapPercent, slippage: request.slippagePercent, field: "rules.")
+        try rules.setMargin(allow: request.allowShortSelling, initial: request.initialMarginPercent,
+                            maintenance: request.maintenanceMarginPercent)
         if let text = request.commissionPerTrade {
             guard let fee = Money(parsing: text), fee >= .zero, fee <= Money(dollars: 100) else {
                 throw APIError.validation("rules.commissionPerTrade must be an amount from 0.00 to 100.00.")

@@ -9,14 +9,24 @@ import Logging
 /// the ``TriggerIndex`` the orders those prices reach, and hands the fills, the expiries and the
 /// moved trailing marks to the ledger together (each answers for itself: an order cancelled
 /// meanwhile is simply no longer working there, so a cancel racing a fill has one outcome).
-/// Orders fill only while the market is open; they expire whenever their time is out. Each filled
-/// order's player is told (`order_filled`).
+/// Orders fill only while the market is open, and only at fresh prices of the session (a trade
+/// or a tick of the last few minutes: never a cached close when a provider fails); they expire
+/// whenever their time is out, even when the quotes cannot be had. Each filled order's player is
+/// told (`order_filled`). Trailing stops' best prices are followed here at every round and
+/// written when they moved by a tenth of a percent or more (or the stop-limit triggered), so that
+/// a rising market does not rewrite the portfolio every round.
 actor OrderMonitor {
+    /// The oldest quote that may fill an order.
+    static let freshness: TimeInterval = 15 * 60
+    /// The move of a trailing mark, in hundredths of a percent, that is written.
+    static let markStep: Int64 = 10
     private let store: BullpenStore
     private let source: any MarketDataSource
     private let notifier: Notifier
     private let time: any TimeSource
     private let logger: Logger
+    /// Trailing marks followed here: the best seen, and the last written.
+    private var marks: [OrderID: (best: Price, written: Price?)] = [:]
 
     init(store: BullpenStore, source: any MarketDataSource, notifier: Notifier, time: any TimeSource, logger: Logger) {
         self.store = store
@@ -52,11 +62,25 @@ actor OrderMonitor {
         let expired = Set(expiring.values.flatMap(\.ids))
 
         let marketOpen = await source.isMarketOpen(at: now)
+        var quotes: [Symbol: Quote] = [:]
+        var working = open.map(\.order).filter { !expired.contains($0.id) }
+        // Marks followed here are better than the ones written: evaluate with them.
+        for index in working.indices {
+            guard let held = marks[working[index].id], let mark = working[index].waterMark else { continue }
+            working[index].waterMark = working[index].side == .sell ? max(mark, held.best) : min(mark, held.best)
+        }
+        marks = marks.filter { id, _ in working.contains { $0.id == id } }
         if marketOpen {
-            let index = TriggerIndex(open.map(\.order).filter { !expired.contains($0.id) })
-            let quotes = try await source.quotes(index.symbols, asOf: .live)
+            let index = TriggerIndex(working)
+            do {
+                quotes = try await source.quotes(index.symbols, asOf: .live)
+            } catch {
+                logger.warning("working orders: no quotes this round", metadata: ["error": "\(error)"])
+            }
             var prices: [Symbol: (price: Price, at: Date)] = [:]
-            for (symbol, quote) in quotes where quote.trading { prices[symbol] = (quote.price, quote.asOf ?? now) }
+            for (symbol, quote) in quotes where quote.trading && Self.isFresh(quote, now: now) {
+                prices[symbol] = (quote.price, quote.asOf ?? now)
+            }
             let (fills, changed) = index.evaluate(prices)
             for (order, fill) in fills {
                 guard let (portfolio, owner) = owners[order.id], let quote = quotes[order.symbol] else { continue }
@@ -65,6 +89,14 @@ actor OrderMonitor {
             }
             for order in changed {
                 guard let (portfolio, owner) = owners[order.id] else { continue }
+                let before = working.first { $0.id == order.id }
+                if let mark = order.waterMark {
+                    let written = marks[order.id]?.written ?? open.first { $0.order.id == order.id }?.order.waterMark
+                    marks[order.id] = (mark, written)
+                    let moved = written.map { abs(mark.ticks - $0.ticks) * 10_000 >= $0.ticks * Self.markStep } ?? true
+                    guard moved || before?.triggered != order.triggered else { continue }
+                    marks[order.id] = (mark, mark)
+                }
                 changes.append(.init(portfolio: portfolio, owner: owner, kind: .track(order)))
             }
         }
@@ -94,6 +126,13 @@ actor OrderMonitor {
         }
         await notifier.notify(notifications)
         return round
+    }
+
+    /// A price of the session in progress, of the last few minutes (a daily close is stamped at
+    /// midnight: never fresh).
+    static func isFresh(_ quote: Quote, now: Date) -> Bool {
+        guard let asOf = quote.asOf, asOf.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) != 0 else { return false }
+        return asOf <= now.addingTimeInterval(60) && now.timeIntervalSince(asOf) <= freshness
     }
 
     private func notice(_ order: OrderRecord, for owner: UserID) -> NotificationRecord {

@@ -80,7 +80,8 @@ struct ReplayService: Sendable {
         let prices = quotes.filter { $0.value.trading }.mapValues(\.price)
         let quantities = ReplayAdvance.equalWeights(budget: Money(cents: startingCash.cents / 2), prices: prices)
         let rules = PortfolioRules(maxDistinctHoldings: Self.maxHoldings, optionWriting: optionWriting,
-                                   volumeCapBasisPoints: realism.volumeCapBasisPoints, slippageBasisPoints: realism.slippageBasisPoints)
+                                   volumeCapBasisPoints: realism.volumeCapBasisPoints, slippageBasisPoints: realism.slippageBasisPoints,
+                                   margin: realism.margin)
         let info = ReplayInfo(start: start, scenario: scenario?.id, holdings: quantities)
         let portfolio = try await store.createPortfolio(owner: owner, name: try await profileName(name, owner: owner),
                                                         startingCash: startingCash, rules: rules, replay: info)
@@ -223,13 +224,24 @@ struct ReplayService: Sendable {
         for start in Set(starts) {
             startPrices[start] = try await source.quotes(symbols, asOf: .replay(start.date)).mapValues(\.price)
         }
+        // Portfolios under the margin rule: the call in force, from their journals.
+        var margins: [PortfolioID: MarginWalk] = [:]
+        for (state, start) in zip(states, starts) {
+            guard let rule = state.portfolio.rules.margin else { continue }
+            let journal = try await store.currentPeriod(of: state.portfolio.id, owner: state.portfolio.ownerID).journal
+            let since = Margin.callSince(journal)
+            let passed = since.map { ReplayAdvance.days(after: $0, through: start, last: start).count } ?? 0
+            margins[state.portfolio.id] = MarginWalk(rule: rule, callSince: since, sessionsSince: passed,
+                                                     commission: state.portfolio.rules.commission)
+        }
         return zip(states, starts).map { state, start in
             let orders = state.working.isEmpty ? nil
                 : ReplayOrderWalk(working: state.working, bars: daily.filter { symbol, _ in state.working.contains { $0.symbol == symbol } },
                                   rules: state.portfolio.rules)
             let walk = ReplayAdvance.walk(book: state.book, from: start,
                                           days: ReplayAdvance.days(after: start, through: to, last: last),
-                                          startPrices: startPrices[start] ?? [:], closes: closes, orders: orders)
+                                          startPrices: startPrices[start] ?? [:], closes: closes, orders: orders,
+                                          margin: margins[state.portfolio.id])
             return BullpenStore.ReplayMove(portfolio: state.portfolio.id, owner: state.portfolio.ownerID,
                                            version: state.portfolio.version, from: start, to: to, snapshots: walk.snapshots,
                                            settlements: walk.settlements, events: walk.events)

@@ -58,6 +58,9 @@ export function activityPhrase(a) {
     case 'sell': return a.option ? html`Sold ${count} ${what}` : html`Sold ${formatNumber(a.quantity)} ${what}`;
     case 'commission': return html`Commission${a.symbol ? html` on ${what}` : ''}`;
     case 'top_up': return html`Top-up: cash added to bring the portfolio back to its starting cash <span class="badge plain-badge">deposit</span>`;
+    case 'borrow_fee': return html`Borrow fee: a session's cost of borrowing the shares you sold short`;
+    case 'margin_call': return html`Margin call: the equity fell below what your short positions need <span class="badge plain-badge">warning</span>`;
+    case 'margin_met': return html`Margin call over: the requirement is met again`;
     case 'option_exercise':
       return a.option ? html`Exercised ${count} ${what}`
         : html`${paid ? 'Bought' : 'Sold'} ${count} ${what} at the strike <span class="badge plain-badge">exercise</span>`;
