@@ -127,6 +127,29 @@ struct WorkingOrderTests {
         #expect(fill?.explanation.contains("300 stay working") == true)
     }
 
+    /// A per-order fee is paid once, with the first fill of an order filled in parts; the hold
+    /// leaves it out after.
+    @Test func thePerOrderFeeIsPaidOnce() throws {
+        let rules = PortfolioRules(commission: Commission(perOrder: Money(dollars: 5), basisPoints: 10))
+        var order = Self.order(.buy, Self.terms(.limit, limit: "100"), quantity: 10)
+        order.commission = rules.commission
+        #expect(order.heldCash == Money(cents: 100_000 + 500 + 100))
+        let book = Book(startingCash: Money(dollars: 10_000))
+        func part(_ quantity: Int64) -> WorkingFill {
+            WorkingFill(orderID: order.id, price: Self.p("100"), quantity: quantity, reason: .limitReached(Self.p("100"), on: Self.next))
+        }
+        var holding = book
+        holding.holds = OrderHolds([order])
+        let first = try TradingEngine.fill(order, with: part(4), on: holding, rules: rules, context: OrderContext(trading: true))
+        #expect(first.fill.commission == Money(cents: 500 + 40))
+        #expect(first.order.heldCash == Money(cents: 60_000 + 60))
+        var after = first.book
+        after.holds = OrderHolds([first.order])
+        let second = try TradingEngine.fill(first.order, with: part(6), on: after, rules: rules, context: OrderContext(trading: true))
+        #expect(second.fill.commission == Money(cents: 60) && second.order.remaining == 0)
+        #expect(second.book.cash == Money(dollars: 10_000) - Money(dollars: 1_000) - Money(cents: 500 + 40 + 60))
+    }
+
     @Test func quotesFillAtTheQuoteOnceTheyReachTheOrder() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let limit = Self.order(.buy, Self.terms(.limit, limit: "95"))

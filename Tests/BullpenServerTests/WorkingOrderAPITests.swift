@@ -283,4 +283,34 @@ struct WorkingOrderAPITests {
             try await server.expectBalanced(player, bears.id)
         }
     }
+
+    /// A replay under the margin rule charges the borrow fee at each close it passes, on the
+    /// shorts' value at that close.
+    @Test(arguments: ReplayMarket.available)
+    func aReplayChargesTheBorrowFeeEachSession(market: ReplayMarket) async throws {
+        let source = try await market.source()
+        try await withServer(source: source) { server in
+            let player = try await server.register()
+            let profile = try await server.createReplay(player, #"{"startingCash":"100000.00","shortSelling":true,"replay":{"start":"2009-03-02"}}"#)
+            let start = SessionDate(year: 2009, month: 3, day: 2)
+            let symbol = try #require(try await ReplayService(store: server.store, source: source, time: SystemTimeSource())
+                .listedSymbols(on: start).first)
+            let close = try #require(try await source.quote(symbol, asOf: .replay(start.date))).price
+            let quantity = 30_000 * Price.ticksPerCent * 100 / close.ticks
+            let short = try await server.order(player, "sell", quantity, symbol.rawValue, portfolio: profile.id)
+            try #require(short.status == 201, "\(short.text)")
+            let moved = try await server.advance(player, profile.id, #"{"days":5}"#).decode(AdvanceDTO.self)
+            let to: SessionDate? = SessionDate(iso: moved.to)
+            let end = try #require(to)
+            let bars = try await source.dailyBars(symbol, from: start.adding(days: 1), through: end, asOf: .replay(end.date))
+            let fees = bars.map { bar in
+                Money(cents: FixedPoint.divideRounded(bar.close.notional(quantity: quantity).cents * 300, by: 10_000 * 252))
+            }
+            let activity = try await server.send(.GET, "/api/v1/portfolios/\(profile.id)/activities", token: player.accessToken)
+                .decode(ActivityPage.self).activities.filter { $0.type == "borrow_fee" }
+            #expect(activity.map(\.amount).reversed() == fees.map { (Money.zero - $0).decimalString }, "\(activity.map(\.amount))")
+            #expect(activity.count == 5)
+            try await server.expectBalanced(player, profile.id)
+        }
+    }
 }

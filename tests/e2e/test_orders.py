@@ -201,6 +201,19 @@ def test_the_orders_screens_meet_aa_contrast_without_inline_styles(server, drive
     loaded(driver, "portfolio")
     visible(driver, "#open-orders li[data-order]")
     check("portfolio-orders")
+    bears = fetch_json(driver, "/api/v1/portfolios", "POST", {"name": "Bears", "shortSelling": True})["json"]
+    sold = fetch_json(driver, f"/api/v1/portfolios/{bears['id']}/orders", "POST", {"symbol": "MSFT", "side": "sell", "quantity": 5})
+    assert sold["status"] == 201, sold
+    driver.execute_script("localStorage.setItem('bullpen.portfolio', arguments[0])", bears["id"])
+    driver.refresh()
+    go(driver, server, "portfolio")
+    loaded(driver, "portfolio")
+    visible(driver, "#margin-card")
+    check("portfolio-margin")
+    driver.execute_script("localStorage.setItem('bullpen.portfolio', arguments[0])", main["id"])
+    driver.refresh()
+    go(driver, server, "portfolio")
+    loaded(driver, "portfolio")
     click(driver, visible(driver, "#open-orders [data-details]"))
     visible(driver, "#order-history")
     check("order-details")
@@ -212,3 +225,31 @@ def test_the_orders_screens_meet_aa_contrast_without_inline_styles(server, drive
     visible(driver, "#trail").send_keys("5")
     text_in(driver, "#order-sentence", "rises 5 % above its lowest point")
     check("trade-sheet-trailing")
+
+
+def test_a_short_sale_says_what_it_risks_and_the_portfolio_shows_the_margin(server, driver_factory, screenshots):
+    driver = driver_factory(*PHONE)
+    sign_up(driver, server, "sht" + uuid.uuid4().hex[:8])
+    made = fetch_json(driver, "/api/v1/portfolios", "POST", {"name": "Bears", "shortSelling": True})
+    assert made["status"] == 201, made
+    driver.execute_script("localStorage.setItem('bullpen.portfolio', arguments[0])", made["json"]["id"])
+    driver.refresh()
+    go(driver, server, "stock/MSFT")
+    loaded(driver, "stock/MSFT")
+    click(driver, visible(driver, "#sell"))
+    amount = visible(driver, "#quantity")
+    amount.clear()
+    amount.send_keys("10")
+    note = visible(driver, "#short-note")
+    assert "without limit" in note.text
+    amount.send_keys(Keys.ENTER)
+    click(driver, visible(driver, "#confirm"))
+    text_in(driver, "#trade-result", "Done.")
+    click(driver, visible(driver, "#cancel-trade"))
+    go(driver, server, "portfolio")
+    loaded(driver, "portfolio")
+    portfolio = fetch_json(driver, f"/api/v1/portfolios/{made['json']['id']}")["json"]
+    assert portfolio["margin"]["met"] is True, portfolio
+    text_in(driver, "#margin-requirement", money_text(portfolio["margin"]["requirement"]))
+    assert "no limit" in visible(driver, "#margin-words").text
+    shoot(driver, screenshots, "orders-short-margin", PHONE)

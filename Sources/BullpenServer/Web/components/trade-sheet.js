@@ -175,6 +175,9 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
         <p class="small muted" id="trade-max"><span id="max-text">${buy ? 'Checking how many you can afford…' : `Checking your ${unit.many}…`}</span>
           ${writing ? '' : html`<button type="button" class="link" id="max">Use max</button>`}</p>
         <p class="estimate-line"><span id="estimate-label">${working() ? (buy ? 'Held until it fills' : 'Estimated proceeds now') : buy ? 'Estimated cost' : 'Estimated proceeds'}</span>: <strong id="estimate" aria-live="polite">—</strong></p>
+        <p class="small notice" id="short-note" hidden>A short sale: you sell shares you do not own, borrowed, and buy them back later.
+          You gain if the price falls and lose if it rises, without limit. The proceeds and half as much again stay in your cash as collateral,
+          and each session's close charges a borrow fee.</p>
         <p class="small muted" id="price-note"></p>
         <p class="small muted" id="commission-note" hidden></p>
         <p class="small muted" id="cash-after-line" ${working() ? 'hidden' : ''}>Cash after: <span id="cash-after">—</span></p>
@@ -197,6 +200,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       latest = preview;
       const sentence = document.getElementById('order-sentence');
       if (sentence) sentence.textContent = preview.summary ?? '';
+      document.getElementById('short-note').hidden = !(side === 'sell' && !option && preview.held <= 0 && portfolio.rules?.shortSelling);
       document.getElementById('estimate').textContent = formatMoney(preview.total);
       document.getElementById('price-note').textContent = priceText(preview);
       const commission = document.getElementById('commission-note');

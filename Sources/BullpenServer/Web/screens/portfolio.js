@@ -22,6 +22,19 @@ import { optionsAllowed } from '/options.js';
 import { showOrders } from '/components/open-orders.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatSessionDate, formatSignedMoney, isZeroAmount, tone, typedDecimal } from '/format.js';
 
+/** Short positions against the maintenance requirement, and their risk in words. */
+function marginCard(margin) {
+  return html`<section class="card gap-top" id="margin-card" aria-labelledby="margin-title">
+    <h2 class="flush-top" id="margin-title">${margin.met ? 'Short positions' : 'Margin call'}</h2>
+    <p id="margin-words" class="${margin.met ? '' : 'notice flush'}">${margin.words}</p>
+    <dl class="figures">
+      <div><dt>Value of the shorts</dt><dd>${formatMoney(margin.shortValue)}</dd></div>
+      <div><dt>Equity</dt><dd>${formatMoney(margin.equity)}</dd></div>
+      <div><dt>Equity the rules need</dt><dd id="margin-requirement">${formatMoney(margin.requirement)}</dd></div>
+      <div><dt>Cash held as collateral</dt><dd>${formatMoney(margin.collateral)}</dd></div>
+    </dl></section>`;
+}
+
 /** A replay's date, shown large. */
 function replayDate(portfolio) {
   const { clock } = portfolio;
@@ -88,7 +101,7 @@ export default async function portfolioScreen({ live }) {
     <div class="grid gap-top" data-testid="summary">
       ${statCard('Equity', 'equity', formatMoney(portfolio.equity))}
       ${statCard('Cash', 'cash', formatMoney(portfolio.cash), isZeroAmount(portfolio.reservedCash ?? '0')
-        ? {} : { note: `${formatMoney(portfolio.availableCash)} available · ${formatMoney(portfolio.reservedCash)} held for open orders`, noteId: 'cash-held' })}
+        ? {} : { note: `${formatMoney(portfolio.availableCash)} available · ${formatMoney(portfolio.reservedCash)} held for ${portfolio.margin ? 'short sales and open orders' : 'open orders'}`, noteId: 'cash-held' })}
       ${statCard('Total return', 'total-return', formatSignedMoney(portfolio.totalReturn), { className: tone(portfolio.totalReturn),
                  note: formatPercent(portfolio.totalReturnPercent), noteId: 'total-return-percent', noteClass: tone(portfolio.totalReturnPercent) })}
       ${statCard(pastPrices ? 'Last day' : 'Today', 'day-change', formatSignedMoney(portfolio.dayChange), { className: tone(portfolio.dayChange),
@@ -97,6 +110,7 @@ export default async function portfolioScreen({ live }) {
     <div class="row small muted gap-top">Market value ${formatMoney(portfolio.marketValue)} · Realized P&amp;L
       <span class="${tone(portfolio.realizedPnl)}">${formatSignedMoney(portfolio.realizedPnl)}</span> · Unrealized
       <span class="${tone(portfolio.unrealizedPnl)}">${formatSignedMoney(portfolio.unrealizedPnl)}</span></div>
+    ${portfolio.margin ? marginCard(portfolio.margin) : ''}
     ${ownReplay ? replayClock(portfolio, ready) : ''}
     <div id="top-up"></div>
     <h2>Equity over time</h2>

@@ -80,7 +80,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
       <div><div class="big-price" id="price" aria-live="polite">${formatPrice(asset.price)}</div><div id="change">${changePill(asset.change, asset.changePercent)}</div>
         <div class="small muted" id="as-of">As of ${formatMarketTime(asset.asOf)}</div></div>
       <div class="row"><button class="buy" id="buy" ${ended ? html`disabled aria-describedby="ended-note"` : closed ? html`disabled aria-describedby="closed-note"` : ''}>Buy</button>
-        <button class="sell" id="sell" ${held && !closed ? '' : 'disabled'}>Sell</button>
+        <button class="sell" id="sell" ${(held || portfolio.rules?.shortSelling) && !closed ? '' : 'disabled'}>${held || !portfolio.rules?.shortSelling ? 'Sell' : 'Sell short'}</button>
         <button id="watch" aria-pressed="${watching}">${watching ? '★ Watching' : '☆ Watch'}</button></div>
     </div>
     ${ended ? html`<p class="notice" id="ended-note">Prices for ${asset.symbol} ended on ${formatDate(asset.lastDate)}, so it cannot be bought; you can sell shares you hold at its last price.</p>` : ''}
