@@ -69,8 +69,14 @@ public struct Book: Sendable, Hashable {
         case .grant:
             cash += entry.cashDelta
             deposits += entry.cashDelta
-        case .borrowFee, .marginCall, .marginMet:
+        case .borrowFee, .marginCall, .marginMet, .dividend:
             cash += entry.cashDelta
+        case .split:
+            cash += entry.cashDelta
+            guard let symbol = entry.symbol, var position = positions[symbol] else { return }
+            position.quantity += entry.quantityDelta
+            position.costBasis -= entry.carriedBasis
+            positions[symbol] = position.quantity == 0 ? nil : position
         case .exercise, .expiry, .assignment:
             settle(entry.symbol, quantityDelta: entry.quantityDelta, cashDelta: entry.cashDelta, carriedBasis: entry.carriedBasis)
         }

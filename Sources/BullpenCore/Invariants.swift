@@ -48,8 +48,8 @@ public enum Invariants {
 
         var filledQuantity: [Symbol: Int64] = [:]
         for fill in snapshot.fills { filledQuantity[fill.symbol, default: 0] += fill.quantityDelta }
-        // Exercises and expiries change positions without fills.
-        for entry in snapshot.journal where entry.isSettlement {
+        // Exercises, expiries and splits change positions without fills.
+        for entry in snapshot.journal where entry.isSettlement || entry.kind == .split {
             if let symbol = entry.symbol { filledQuantity[symbol, default: 0] += entry.quantityDelta }
         }
         var journalQuantity: [Symbol: Int64] = [:]
@@ -66,6 +66,12 @@ public enum Invariants {
             }
         }
 
+        // A dividend is cash, a realized gain (or, paid by a short, a loss), and nothing else.
+        for entry in snapshot.journal where entry.kind == .dividend {
+            if entry.quantityDelta != 0 || entry.realizedPnL != entry.cashDelta || entry.symbol == nil {
+                fail("dividend \(entry.id) moves what it may not: \(entry)")
+            }
+        }
         // Margin calls and their end move nothing; a borrow fee moves cash out, a realized loss.
         for entry in snapshot.journal where entry.kind == .marginCall || entry.kind == .marginMet || entry.kind == .borrowFee {
             if entry.symbol != nil || entry.quantityDelta != 0 || entry.realizedPnL != (entry.kind == .borrowFee ? entry.cashDelta : .zero)

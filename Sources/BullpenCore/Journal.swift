@@ -26,6 +26,12 @@ public struct JournalEntry: Sendable, Hashable {
         case marginCall = "margin_call"
         /// The maintenance requirement met again (or the shorts covered): the call is over. Moves nothing.
         case marginMet = "margin_met"
+        /// A cash dividend on shares held on its ex-date (cash in; a short pays it: cash out). A
+        /// realized gain (or loss), as income.
+        case dividend
+        /// A stock split on its ex-date: the shares multiplied, the cost basis kept; a fraction of a
+        /// share left over is paid in cash at the day's price (its basis goes with it).
+        case split
     }
 
     public var id: JournalEntryID

@@ -174,7 +174,8 @@ public enum ReplayAdvance {
     /// taken (see ``ReplayOrderWalk``): their fills change the book, and `events` lists what
     /// happened to them and to expiring contracts, in order.
     public static func walk(book: Book, from: SessionDate, days: [SessionDate], startPrices: [Symbol: Price],
-                            closes: [Symbol: [SessionDate: Price]], orders: ReplayOrderWalk? = nil, margin: MarginWalk? = nil)
+                            closes: [Symbol: [SessionDate: Price]], orders: ReplayOrderWalk? = nil, margin: MarginWalk? = nil,
+                            actions: [CorporateAction] = [])
         -> (snapshots: [EquitySnapshot], settlements: [OptionSettlement], book: Book, events: [ReplayOrderEvent]) {
         var book = book
         var orders = orders
@@ -209,7 +210,18 @@ public enum ReplayAdvance {
         var result = [snapshot(from)]
         result.reserveCapacity(days.count + 1)
         if !days.isEmpty { settle(through: from) }
+        let actionsOn = Dictionary(grouping: actions, by: \.exDate)
         for (index, date) in days.enumerated() {
+            // Splits and dividends at the open of their ex-date: positions, cash, working orders.
+            for action in actionsOn[date] ?? [] {
+                let held = book.positions[action.symbol] != nil
+                let ordered = orders?.working.contains { $0.symbol == action.symbol } ?? false
+                guard held || ordered else { continue }
+                let price = closes[action.symbol]?[date]
+                book.apply(action, price: price)
+                orders?.adjust(for: action)
+                events.append(.corporate(action, price: price))
+            }
             if orders != nil {
                 events += orders!.step(date, book: &book)
                 // A position a fill opened is worth its bar's close from the start.

@@ -551,11 +551,14 @@ public enum ReplayOrderEvent: Sendable, Hashable {
     /// A session's close under the margin rule: a borrow fee, a margin call, its end, or the
     /// shorts bought back.
     case margin(Margin.CloseAction, on: SessionDate)
+    /// A split or a dividend on its ex-date, before the session traded (`price`: the day's close,
+    /// for a split's fraction paid in cash).
+    case corporate(CorporateAction, price: Price?)
 
     public var orderID: OrderID? {
         switch self {
         case .filled(_, let order), .rejected(let order, _, _), .expired(let order, _), .changed(let order): order.id
-        case .settled, .margin: nil
+        case .settled, .margin, .corporate: nil
         }
     }
 }
@@ -611,6 +614,11 @@ public struct ReplayOrderWalk: Sendable {
         }
         book.holds = OrderHolds(working)
         return events
+    }
+
+    /// Adjusts the working orders of a split's symbol, as brokers do.
+    public mutating func adjust(for action: CorporateAction) {
+        working = working.map { $0.adjusted(for: action) }
     }
 
     /// The orders still working that differ from what they were in `initial` (a mark moved, a

@@ -19,6 +19,8 @@ public final class DemoExchange: MarketDataSource {
     let index: MarketHistory
     private let assets: [Symbol: AssetInfo]
     private let dailyVolatility: [Symbol: Double]
+    /// The history's splits and dividends (see ``DemoMarket/corporateActions(through:calendar:)``).
+    public let actions: [CorporateAction]
     private let time: any TimeSource
     private let seed: UInt64
     private let calendar = TradingCalendar()
@@ -35,6 +37,7 @@ public final class DemoExchange: MarketDataSource {
         history = MarketHistory(series: output.companies)
         index = MarketHistory(series: [(Symbol(Self.indexName)!, output.index)])
         dailyVolatility = output.dailyVolatility
+        actions = output.actions
         assets = Dictionary(uniqueKeysWithValues: DemoCompany.all.map { company in
             (Symbol(company.symbol)!, AssetInfo(symbol: Symbol(company.symbol)!, name: company.name,
                                                 sector: company.sector.rawValue, industry: company.industry,
@@ -149,6 +152,12 @@ public final class DemoExchange: MarketDataSource {
     public func replayRange() async -> ClosedRange<SessionDate>? {
         let last = liveView(at: time.now()).lastCompleted
         return DemoMarket.firstDay <= last ? DemoMarket.firstDay...last : nil
+    }
+
+    public func corporateActions(from start: SessionDate, through end: SessionDate,
+                                 asOf clock: PortfolioClock) async throws -> [CorporateAction] {
+        guard let last = await sessionDate(asOf: clock) else { return [] }
+        return actions.filter { $0.exDate >= start && $0.exDate <= min(end, last) }
     }
 
     public func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? {

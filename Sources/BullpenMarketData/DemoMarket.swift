@@ -92,6 +92,29 @@ enum DemoMarket {
         var companies: [(Symbol, ColumnBuilder)]
         /// Each company's typical daily volatility (for intraday paths).
         var dailyVolatility: [Symbol: Double]
+        /// The splits and dividends of the history (its prices are unadjusted: they drop on the ex-dates).
+        var actions: [CorporateAction] = []
+    }
+
+    /// The demo's splits and cash dividends: Quillfeather splits 2-for-1 on 2024-06-10;
+    /// Brightlattice and Cobaltwave pay quarterly dividends (ex-dates the first session on or after
+    /// the 15th of March, June, September and December, paid two weeks later) from 2010.
+    static func corporateActions(through last: SessionDate, calendar: TradingCalendar = TradingCalendar()) -> [CorporateAction] {
+        var actions: [CorporateAction] = []
+        let split = SessionDate(year: 2024, month: 6, day: 10)
+        if split <= last { actions.append(CorporateAction(symbol: Symbol("QFSC")!, exDate: split, kind: .split(to: 2, from: 1))) }
+        for (symbol, cents) in [("BLTN", Int64(30)), ("CBWV", Int64(45))] {
+            for year in 2010...max(2010, last.components.year) {
+                for month in [3, 6, 9, 12] {
+                    var exDate = SessionDate(year: year, month: month, day: 15)
+                    while !calendar.isTradingDay(exDate) { exDate = exDate.adding(days: 1) }
+                    guard exDate <= last else { continue }
+                    actions.append(CorporateAction(symbol: Symbol(symbol)!, exDate: exDate, payDate: exDate.adding(days: 14),
+                                                   kind: .dividend(cash: Price(cents: cents))))
+                }
+            }
+        }
+        return actions.sorted { ($0.exDate, $0.symbol) < ($1.exDate, $1.symbol) }
     }
 
     static func generate(companies: [DemoCompany], through last: SessionDate, seed: UInt64) -> Output {
@@ -122,6 +145,8 @@ enum DemoMarket {
 
         var output: [(Symbol, ColumnBuilder)] = []
         var dailyVolatility: [Symbol: Double] = [:]
+        let actions = corporateActions(through: last)
+        let actionsOn = Dictionary(grouping: actions) { "\($0.symbol) \($0.exDate)" }
         for (n, company) in companies.enumerated() {
             let symbol = Symbol(company.symbol)!
             var noise = Noise(seed: Noise.seed(seed, 1_000 + UInt64(n)))
@@ -141,7 +166,14 @@ enum DemoMarket {
                 let own = idio * clustering.next(z) * z
                 let gap = noise.uniform() < gapChance ? noise.normal() * gapSize : 0
                 let move = day == start ? 0 : company.beta * market[t] + sectorReturns[sector]![t] + own + drift
-                let previous = close
+                var previous = close
+                // Unadjusted prices: a split divides the price from its ex-date, a dividend comes off it.
+                for action in actionsOn["\(symbol) \(day)"] ?? [] {
+                    switch action.kind {
+                    case .split(let to, let from): previous = previous * Double(from) / Double(to)
+                    case .dividend(let cash): previous = max(previous - Double(cash.ticks) / 10_000, 0.05)
+                    }
+                }
                 close = max(previous * exp(move + gap), 0.05)
                 let open = day == start ? close : max(previous * exp(0.25 * move + gap), 0.05)
                 let reach = totalDaily * 0.35 * clustering.level.squareRoot()
@@ -154,7 +186,7 @@ enum DemoMarket {
             }
             output.append((symbol, builder))
         }
-        return Output(index: index, companies: output, dailyVolatility: dailyVolatility)
+        return Output(index: index, companies: output, dailyVolatility: dailyVolatility, actions: actions)
     }
 
     /// Daily log returns of the market factor; each measured regime ends exactly at its total return.

@@ -12,9 +12,12 @@ public final class HistoricalMarketData: MarketDataSource {
     private let assets: [Symbol: AssetInfo]
     private let calendar = TradingCalendar()
     private let describe: String
+    /// Splits and dividends, by ex-date (unadjusted data only).
+    public let actions: [CorporateAction]
 
     public init(sourceName: String, simulated: Bool, description: String, assets: [AssetInfo],
-                history: MarketHistory, benchmarks: [String: MarketHistory]) {
+                history: MarketHistory, benchmarks: [String: MarketHistory], actions: [CorporateAction] = []) {
+        self.actions = actions
         self.sourceName = sourceName
         self.isSimulated = simulated
         self.describe = description
@@ -31,6 +34,12 @@ public final class HistoricalMarketData: MarketDataSource {
     public func listing() async throws -> [AssetInfo] { assets.values.sorted { $0.symbol < $1.symbol } }
 
     public func asset(_ symbol: Symbol) async throws -> AssetInfo? { assets[symbol] }
+
+    public func corporateActions(from start: SessionDate, through end: SessionDate,
+                                 asOf clock: PortfolioClock) async throws -> [CorporateAction] {
+        let last = limit(clock).map { min(end, $0) } ?? end
+        return actions.filter { $0.exDate >= start && $0.exDate <= last }
+    }
 
     /// The close of the clock's session; a symbol whose data ends before that session is marked
     /// as no longer trading (its quote is its final close).

@@ -43,10 +43,16 @@ public protocol MarketDataSource: MarketData {
     /// The sessions a replay can stand on: from the first day of the companies' history to the
     /// last completed session. Nil when the source has no history to replay.
     func replayRange() async -> ClosedRange<SessionDate>?
+    /// The splits and cash dividends with ex-dates from `start` through `end`, never past `clock`
+    /// (adjusted data, like the real pack's, has none: its prices already account for them).
+    func corporateActions(from start: SessionDate, through end: SessionDate, asOf clock: PortfolioClock) async throws -> [CorporateAction]
 }
 
 extension MarketDataSource {
     public func replayRange() async -> ClosedRange<SessionDate>? { nil }
+
+    public func corporateActions(from start: SessionDate, through end: SessionDate,
+                                 asOf clock: PortfolioClock) async throws -> [CorporateAction] { [] }
 
     public func averageDollarVolume(_ symbols: [Symbol], asOf clock: PortfolioClock) async throws -> [Symbol: Int64] {
         guard let session = await sessionDate(asOf: clock), let start = ChartRange.threeMonths.start(endingOn: session)

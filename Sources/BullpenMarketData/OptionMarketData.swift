@@ -30,6 +30,11 @@ public struct OptionMarketData: MarketDataSource {
     public func isMarketOpen(at instant: Date) async -> Bool { await base.isMarketOpen(at: instant) }
     public func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? { await base.sessionDate(asOf: clock) }
     public func replayRange() async -> ClosedRange<SessionDate>? { await base.replayRange() }
+
+    public func corporateActions(from start: SessionDate, through end: SessionDate,
+                                 asOf clock: PortfolioClock) async throws -> [CorporateAction] {
+        try await base.corporateActions(from: start, through: end, asOf: clock)
+    }
     public func benchmarkBars(_ name: String, from start: SessionDate?, through end: SessionDate?,
                               asOf clock: PortfolioClock) async throws -> [DailyBar]? {
         try await base.benchmarkBars(name, from: start, through: end, asOf: clock)

@@ -191,3 +191,50 @@ extension Price {
         return text
     }
 }
+
+/// `corporate_actions.csv`: the splits and cash dividends of unadjusted data, one per line:
+/// `symbol,ex_date,pay_date,split_ratio,cash_per_share` (a split `2:1` with no cash, or a dividend
+/// `0.24` with no ratio; the pay date may be empty).
+public enum CorporateActionsFile {
+    public static let name = "corporate_actions.csv"
+    public static let header = "symbol,ex_date,pay_date,split_ratio,cash_per_share"
+
+    public static func parse(_ text: String, problems: inout [LineProblem]) -> [CorporateAction] {
+        var actions: [CorporateAction] = []
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where number > 0 {
+            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            func problem(_ reason: String) { problems.append(LineProblem(file: name, line: number + 1, reason: reason)) }
+            let fields = CSVLine.fields(line)
+            guard fields.count >= 5 else { problem("expected 5 fields, found \(fields.count)"); continue }
+            guard let symbol = Symbol(fields[0]) else { problem("bad symbol"); continue }
+            guard let exDate = SessionDate(iso: fields[1]) else { problem("bad ex_date"); continue }
+            let payDate = fields[2].isEmpty ? nil : SessionDate(iso: fields[2])
+            if !fields[2].isEmpty, payDate == nil { problem("bad pay_date"); continue }
+            switch (fields[3].isEmpty, fields[4].isEmpty) {
+            case (false, true):
+                let parts = fields[3].split(separator: ":")
+                guard parts.count == 2, let to = Int64(parts[0]), let from = Int64(parts[1]), to > 0, from > 0, to != from,
+                      to <= 1_000, from <= 1_000 else { problem("split_ratio must be like 2:1"); continue }
+                actions.append(CorporateAction(symbol: symbol, exDate: exDate, payDate: payDate, kind: .split(to: to, from: from)))
+            case (true, false):
+                guard let cash = Price(parsing: fields[4]), cash.ticks > 0 else { problem("cash_per_share must be a positive amount"); continue }
+                actions.append(CorporateAction(symbol: symbol, exDate: exDate, payDate: payDate, kind: .dividend(cash: cash)))
+            default:
+                problem("give either split_ratio or cash_per_share")
+            }
+        }
+        return actions.sorted { ($0.exDate, $0.symbol) < ($1.exDate, $1.symbol) }
+    }
+
+    public static func format(_ actions: [CorporateAction]) -> String {
+        var text = header + "\n"
+        for action in actions {
+            let pay = action.payDate?.description ?? ""
+            switch action.kind {
+            case .split(let to, let from): text += "\(action.symbol),\(action.exDate),\(pay),\(to):\(from),\n"
+            case .dividend(let cash): text += "\(action.symbol),\(action.exDate),\(pay),,\(cash.plainString)\n"
+            }
+        }
+        return text
+    }
+}

@@ -58,10 +58,17 @@ public enum PackMarketData {
             guard let symbol = Symbol(name), let data = try? Data(contentsOf: benchmarkDirectory.appendingPathComponent(file)) else { continue }
             benchmarks[name] = MarketHistory(series: [(symbol, parseBenchmark(data, file: "benchmarks/\(file)", problems: &problems))])
         }
+        // Unadjusted packs bring their splits and dividends; the real pack's prices are adjusted and it has none.
+        var actions: [CorporateAction] = []
+        if let text = try? String(contentsOf: directory.appendingPathComponent(CorporateActionsFile.name), encoding: .utf8) {
+            actions = CorporateActionsFile.parse(text, problems: &problems)
+        }
         let source = HistoricalMarketData(
             sourceName: "pack", simulated: false,
-            description: "Real end-of-day prices from the data pack at \(directory.path), adjusted for splits and dividends: adjusted prices keep up to four decimal places, so they are not on the whole-cent grid stocks trade on.",
-            assets: assets, history: history, benchmarks: benchmarks)
+            description: actions.isEmpty
+                ? "Real end-of-day prices from the data pack at \(directory.path), adjusted for splits and dividends: adjusted prices keep up to four decimal places, so they are not on the whole-cent grid stocks trade on."
+                : "End-of-day prices from the data pack at \(directory.path), unadjusted: its \(actions.count) splits and dividends are applied to positions on their ex-dates.",
+            assets: assets, history: history, benchmarks: benchmarks, actions: actions)
         return Loaded(source: source, problems: problems)
     }
 

@@ -14,6 +14,8 @@ public struct StooqImporter: Sendable {
         public var problems: [LineProblem] = []
         public var firstDate: SessionDate?
         public var lastDate: SessionDate?
+        /// Splits and dividends kept from `corporate_actions.csv` files found among the inputs.
+        public var corporateActions = 0
     }
 
     /// Progress: files done, files in all, the file just done.
@@ -43,9 +45,23 @@ public struct StooqImporter: Sendable {
         return files.sorted { $0.path < $1.path }
     }
 
+    /// Every `corporate_actions.csv` under the given files and directories (unadjusted data's
+    /// splits and dividends), sorted.
+    public static func actionFiles(_ paths: [URL]) -> [URL] {
+        var files: [URL] = []
+        for path in paths {
+            if path.lastPathComponent == CorporateActionsFile.name { files.append(path); continue }
+            let walker = FileManager.default.enumerator(at: path, includingPropertiesForKeys: nil)
+            while let url = walker?.nextObject() as? URL {
+                if url.lastPathComponent == CorporateActionsFile.name { files.append(url) }
+            }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
     /// Imports `files` into the pack at ``output`` (created if needed; an existing `universe.csv`
     /// keeps its names and sectors, and a symbol imported again is replaced).
-    public func run(_ files: [URL], progress: Progress? = nil) async throws -> Summary {
+    public func run(_ files: [URL], actions actionFiles: [URL] = [], progress: Progress? = nil) async throws -> Summary {
         let daily = output.appendingPathComponent("daily")
         try FileManager.default.createDirectory(at: daily, withIntermediateDirectories: true)
         var summary = Summary()
@@ -78,7 +94,27 @@ public struct StooqImporter: Sendable {
         }
         summary.symbols = imported.map(\.0)
         try writeUniverse(imported)
+        summary.corporateActions = try keepActions(actionFiles, problems: &summary.problems)
         return summary
+    }
+
+    /// Merges the splits and dividends of `files` into the pack's `corporate_actions.csv` (an
+    /// existing one keeps its lines; the same action twice is kept once). Answers how many it holds.
+    private func keepActions(_ files: [URL], problems: inout [LineProblem]) throws -> Int {
+        guard !files.isEmpty else { return 0 }
+        let url = output.appendingPathComponent(CorporateActionsFile.name)
+        var kept = Set<CorporateAction>()
+        if let text = try? String(contentsOf: url, encoding: .utf8) { kept.formUnion(CorporateActionsFile.parse(text, problems: &problems)) }
+        for file in files {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                problems.append(LineProblem(file: file.lastPathComponent, line: 0, reason: "cannot be read"))
+                continue
+            }
+            kept.formUnion(CorporateActionsFile.parse(text, problems: &problems))
+        }
+        let sorted = kept.sorted { ($0.exDate, $0.symbol.rawValue, "\($0.kind)") < ($1.exDate, $1.symbol.rawValue, "\($1.kind)") }
+        try CorporateActionsFile.format(sorted).write(to: url, atomically: true, encoding: .utf8)
+        return sorted.count
     }
 
     /// One Stooq file: its symbol (the ticker without the `.US` market suffix) and bars.

@@ -111,6 +111,13 @@ public enum BullpenApp {
                     return interval
                 })
             }
+            if configuration.closingEquityJob {
+                let actions = CorporateActionJob(store: store, source: marketData, logger: app.logger)
+                app.lifecycle.use(BackgroundLoop {
+                    await actions.runLogged()
+                    return .seconds(60)
+                })
+            }
             if let orderMonitor, configuration.orderInterval > .zero {
                 let interval = configuration.orderInterval
                 app.lifecycle.use(BackgroundLoop {

@@ -211,6 +211,8 @@ extension ActivityDTO {
         case .borrowFee: "borrow_fee"
         case .marginCall: "margin_call"
         case .marginMet: "margin_met"
+        case .dividend: "dividend"
+        case .split: "split"
         }
         self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
                   symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta),

@@ -346,6 +346,8 @@ extension BatchPlan {
                 portfolio.open.removeAll { $0.id == order.id }
             case .margin(let action, let session):
                 portfolio = applyMargin(action, session: session, to: portfolio)
+            case .corporate(let action, let price):
+                portfolio = applyCorporate(action, price: price, to: portfolio)
             case .changed(let order):
                 guard let index = portfolio.open.firstIndex(where: { $0.id == order.id }) else { throw StoreError.portfolioChanged }
                 portfolio.open[index].waterMark = order.waterMark
@@ -355,6 +357,66 @@ extension BatchPlan {
             }
             portfolio.refreshHolds()
         }
+        return portfolio
+    }
+
+    // MARK: Splits and dividends
+
+    /// Applies live corporate actions (decided outside the ledger at `version`).
+    mutating func corporate(_ actions: [CorporateActionAt], version: Int64, in id: PortfolioID, owner: UserID) throws -> LedgerResult {
+        var portfolio = try portfolio(id, owner: owner)
+        guard portfolio.record.version == version else { throw StoreError.portfolioChanged }
+        for item in actions { portfolio = applyCorporate(item.action, price: item.price, to: portfolio) }
+        install(&portfolio)
+        return .ordersChanged([], replacement: nil)
+    }
+
+    /// Journals a split or a dividend on the position (a split with only working orders of the
+    /// symbol journals nothing moved, so that it is applied once), and adjusts the working orders of
+    /// a split's symbol as brokers do, each adjustment an event of the order.
+    mutating func applyCorporate(_ action: CorporateAction, price: Price?, to portfolio: LedgerPortfolio) -> LedgerPortfolio {
+        var portfolio = portfolio
+        let id = portfolio.record.id
+        var entry = action.entry(on: portfolio.book, price: price, portfolioID: id, period: portfolio.record.period,
+                                 sequence: portfolio.journalSequence + 1, createdAt: now, ids: ids)
+        let ordered = portfolio.open.contains { $0.symbol == action.symbol }
+        if entry == nil, ordered, case .split = action.kind {
+            entry = JournalEntry(id: JournalEntryID(ids.makeUUID()), portfolioID: id, period: portfolio.record.period,
+                                 sequence: portfolio.journalSequence + 1, kind: .split, symbol: action.symbol, side: nil,
+                                 quantityDelta: 0, price: price, cashDelta: .zero, commission: .zero, realizedPnL: .zero, orderID: nil,
+                                 fillID: nil, priceAsOf: action.exDate.date, createdAt: now)
+        }
+        if let entry {
+            journal.append(JournalRow(entry))
+            portfolio.book.apply(entry)
+            portfolio.realizedPnL += entry.realizedPnL
+            portfolio.journalSequence = entry.sequence
+            entries[id, default: []].append(entry)
+            if entry.quantityDelta != 0 {
+                positions[id, default: []].insert(action.symbol)
+                let key = PositionKey(portfolio: id, symbol: action.symbol)
+                if positionIDs[key] == nil { positionIDs[key] = ids.makeUUID() }
+            }
+        }
+        if case .split = action.kind {
+            for index in portfolio.open.indices where portfolio.open[index].symbol == action.symbol {
+                guard let working = portfolio.open[index].working(commission: portfolio.record.rules.commission) else { continue }
+                let adjusted = working.adjusted(for: action)
+                var record = portfolio.open[index]
+                record.quantity = adjusted.quantity
+                record.filledQuantity = adjusted.filledQuantity
+                record.terms = adjusted.terms
+                record.waterMark = adjusted.waterMark
+                record.holdPrice = adjusted.holdPrice
+                record.updatedAt = now
+                portfolio.open[index] = record
+                put(OrderRow(record))
+                orderEvents.append(OrderEventRow(id: ids.makeUUID(), orderId: record.id.uuid, portfolioId: id.uuid,
+                                                 status: record.status.rawValue, at: now, note: "Adjusted for the split: \(action.words)"))
+            }
+        }
+        portfolio.record.cash = portfolio.book.cash
+        portfolio.refreshHolds()
         return portfolio
     }
 

@@ -133,6 +133,8 @@ struct BatchPlan: Sendable {
                 results.append(.success(try expireOrders(orders, in: id, owner: owner)))
             case .track(let order, let id, let owner):
                 results.append(.success(try track(order, in: id, owner: owner)))
+            case .corporate(let actions, let version, let id, let owner):
+                results.append(.success(try corporate(actions, version: version, in: id, owner: owner)))
             case .marginClose(let actions, let session, let version, let id, let owner):
                 results.append(.success(try marginClose(actions, session: session, version: version, in: id, owner: owner)))
             }

@@ -249,3 +249,35 @@ extension BullpenStore {
         _ = try await ledger.submit(.marginClose(actions, session: session, version: version, portfolio: id, owner: owner), store: self)
     }
 }
+
+// MARK: Splits and dividends
+
+/// A split or a dividend with the price of its ex-date (for a split's fraction paid in cash).
+public struct CorporateActionAt: Sendable {
+    public var action: CorporateAction
+    public var price: Price?
+    public init(action: CorporateAction, price: Price?) { self.action = action; self.price = price }
+}
+
+extension BullpenStore {
+    /// The live portfolios holding, or with working orders for, any of `symbols`.
+    public func liveHolders(of symbols: [Symbol]) async throws -> [(portfolio: PortfolioID, owner: UserID)] {
+        guard !symbols.isEmpty else { return [] }
+        let names = symbols.map(\.rawValue)
+        let rows = try await sql(db).raw("""
+            SELECT DISTINCT "p"."id", "p"."user_id" FROM "portfolios" AS "p"
+            WHERE "p"."clock" = \(bind: PortfolioRow.encodeClock(.live)) AND "p"."closed_at" IS NULL AND (
+                EXISTS (SELECT 1 FROM "positions" AS "x" WHERE "x"."portfolio_id" = "p"."id" AND "x"."symbol" IN (\(binds: names)))
+                OR EXISTS (SELECT 1 FROM "orders" AS "o" WHERE "o"."portfolio_id" = "p"."id" AND "o"."symbol" IN (\(binds: names))
+                           AND "o"."status" IN ('new', 'partially_filled')))
+            """).all()
+        return try rows.map { row in
+            (PortfolioID(try row.decode(column: "id", as: UUID.self)), UserID(try row.decode(column: "user_id", as: UUID.self)))
+        }
+    }
+
+    /// Applies splits and dividends to a live portfolio, if it still stands at `version`.
+    public func applyCorporateActions(_ actions: [CorporateActionAt], version: Int64, in id: PortfolioID, owner: UserID) async throws {
+        _ = try await ledger.submit(.corporate(actions, version: version, portfolio: id, owner: owner), store: self)
+    }
+}

@@ -27,6 +27,8 @@ enum LedgerCommand: Sendable {
     case expireOrders([OrderID], portfolio: PortfolioID, owner: UserID)
     /// Keeps a working order's moved trailing mark or triggered stop.
     case track(WorkingOrder, portfolio: PortfolioID, owner: UserID)
+    /// Splits and dividends reaching a live portfolio (decided outside the ledger at `version`).
+    case corporate([CorporateActionAt], version: Int64, portfolio: PortfolioID, owner: UserID)
     /// A live session's close under the margin rule (decided outside the ledger at `version`).
     case marginClose([Margin.CloseAction], session: SessionDate, version: Int64, portfolio: PortfolioID, owner: UserID)
 
@@ -35,7 +37,7 @@ enum LedgerCommand: Sendable {
         case .order(_, let id, _, _), .reset(let id, _, _, _), .advance(_, let id, _), .endReplay(let id, _),
              .exercise(_, let id, _), .expire(_, let id, _), .grant(_, let id, _, _), .cancel(_, let id, _),
              .replace(_, _, let id, _), .fill(_, _, let id, _), .expireOrders(_, let id, _), .track(_, let id, _),
-             .marginClose(_, _, _, let id, _): id
+             .marginClose(_, _, _, let id, _), .corporate(_, _, let id, _): id
         }
     }
 }

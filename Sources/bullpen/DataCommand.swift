@@ -31,7 +31,8 @@ struct DataCommand: AsyncParsableCommand {
             guard !files.isEmpty else { throw ValidationError("no .txt files under \(paths.joined(separator: ", "))") }
             let bar = ProgressBar(total: files.count)
             let started = ContinuousClock.now
-            let summary = try await StooqImporter(output: URL(fileURLWithPath: target)).run(files) { done, total, file in
+            let actions = StooqImporter.actionFiles(paths.map { URL(fileURLWithPath: $0) })
+            let summary = try await StooqImporter(output: URL(fileURLWithPath: target)).run(files, actions: actions) { done, total, file in
                 bar.update(done, file)
             }
             bar.finish()
@@ -40,6 +41,7 @@ struct DataCommand: AsyncParsableCommand {
                   + (summary.firstDate.map { " from \($0)" } ?? "") + (summary.lastDate.map { " to \($0)" } ?? "")
                   + " in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))).")
             if summary.filesSkipped > 0 { print("Skipped \(summary.filesSkipped) file(s) with nothing usable.") }
+            if summary.corporateActions > 0 { print("Kept \(summary.corporateActions) splits and dividends in corporate_actions.csv.") }
             if !summary.problems.isEmpty {
                 print("\(summary.problems.count) line(s) skipped:")
                 for problem in summary.problems.prefix(showProblems) { print("  \(problem)") }

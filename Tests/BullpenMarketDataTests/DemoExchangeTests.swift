@@ -156,4 +156,21 @@ struct DemoExchangeTests {
         }
         #expect(checked > 10_000)
     }
+
+    /// The demo's data is unadjusted: Quillfeather's price halves at its 2-for-1 split, and a
+    /// dividend comes off Brightlattice's price on its ex-date; both are listed as corporate actions.
+    @Test func theDemoSplitsAndPaysDividends() async throws {
+        let demo = DemoExchange(time: FixedTimeSource(Date(timeIntervalSince1970: 1_795_464_000)))
+        let split = SessionDate(year: 2024, month: 6, day: 10)
+        let actions = try await demo.corporateActions(from: SessionDate(year: 2024, month: 6, day: 1), through: SessionDate(year: 2024, month: 6, day: 30), asOf: .live)
+        #expect(actions.contains(CorporateAction(symbol: Symbol("QFSC")!, exDate: split, kind: .split(to: 2, from: 1))))
+        #expect(actions.contains { $0.symbol == Symbol("BLTN")! && $0.kind == .dividend(cash: Price(cents: 30)) && $0.exDate == SessionDate(year: 2024, month: 6, day: 17) })
+        let bars = try await demo.dailyBars(Symbol("QFSC")!, from: SessionDate(year: 2024, month: 6, day: 7), through: split, asOf: .live)
+        let ratio = Double(bars[1].open.ticks) / Double(bars[0].close.ticks)
+        #expect(ratio > 0.4 && ratio < 0.6, "the open after the split is about half the close before: \(ratio)")
+        // A replay before the split does not see it.
+        let before = try await demo.corporateActions(from: SessionDate(year: 2024, month: 6, day: 1), through: SessionDate(year: 2024, month: 6, day: 30),
+                                                     asOf: .replay(SessionDate(year: 2024, month: 6, day: 7).date))
+        #expect(!before.contains { $0.symbol == Symbol("QFSC")! })
+    }
 }

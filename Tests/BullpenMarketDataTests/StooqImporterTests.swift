@@ -84,4 +84,56 @@ struct StooqImporterTests {
         let quote = try #require(try await pack.quote(Symbol("MSFT")!, asOf: .live))
         #expect(quote.asOf.map(SessionDate.init) == SessionDate(year: 2026, month: 2, day: 20))
     }
+
+    /// An unadjusted download's `corporate_actions.csv` is kept in the pack (merged with the one
+    /// there), and the pack applies its actions as of a clock, never later.
+    @Test func theImporterKeepsSplitsAndDividends() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try """
+        <TICKER>,<PER>,<DATE>,<TIME>,<OPEN>,<HIGH>,<LOW>,<CLOSE>,<VOL>,<OPENINT>
+        ZYXW.US,D,20240607,000000,100,101,99,100,1000,0
+        ZYXW.US,D,20240610,000000,50,51,49,50.5,2000,0
+
+        """.write(to: input.appendingPathComponent("zyxw.us.txt"), atomically: true, encoding: .utf8)
+        try """
+        symbol,ex_date,pay_date,split_ratio,cash_per_share
+        ZYXW,2024-06-10,,2:1,
+        ZYXW,2024-03-15,2024-03-29,,0.24
+
+        """.write(to: input.appendingPathComponent("corporate_actions.csv"), atomically: true, encoding: .utf8)
+        let output = dir.appendingPathComponent("pack")
+        let summary = try await StooqImporter(output: output).run(try StooqImporter.inputFiles([input]),
+                                                                  actions: StooqImporter.actionFiles([input]))
+        #expect(summary.corporateActions == 2)
+        let pack = try await PackMarketData.load(directory: output).source
+        let all = try await pack.corporateActions(from: SessionDate(year: 2024, month: 1, day: 1), through: SessionDate(year: 2024, month: 12, day: 31), asOf: .live)
+        #expect(all.map(\.exDate.description) == ["2024-03-15", "2024-06-10"])
+        // A replay standing before the split does not see it.
+        let early = try await pack.corporateActions(from: SessionDate(year: 2024, month: 1, day: 1), through: SessionDate(year: 2024, month: 12, day: 31),
+                                                    asOf: .replay(SessionDate(year: 2024, month: 6, day: 7).date))
+        #expect(early.count == 1)
+        #expect(await pack.status().description.contains("unadjusted"))
+    }
+
+    @Test func theFileFormatReadsAndWritesAndNamesBadLines() {
+        var problems: [LineProblem] = []
+        let text = """
+        symbol,ex_date,pay_date,split_ratio,cash_per_share
+        ACME,2024-06-10,,2:1,
+        ACME,2024-03-15,2024-03-29,,0.24
+        BAD,2024-13-01,,2:1,
+        ACME,2024-06-10,,2:2,
+        ACME,2024-06-10,,,
+
+        """
+        let actions = CorporateActionsFile.parse(text, problems: &problems)
+        #expect(actions.map(\.exDate.description) == ["2024-03-15", "2024-06-10"])
+        #expect(actions.first?.kind == .dividend(cash: Price(parsing: "0.24")!) && actions.first?.payDate == SessionDate(year: 2024, month: 3, day: 29))
+        #expect(problems.map(\.line) == [4, 5, 6])
+        var again: [LineProblem] = []
+        #expect(CorporateActionsFile.parse(CorporateActionsFile.format(actions), problems: &again) == actions && again.isEmpty)
+    }
 }

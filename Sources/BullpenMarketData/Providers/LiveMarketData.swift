@@ -95,6 +95,11 @@ public final class LiveMarketData: MarketDataSource {
     /// Replays stand on the base's history.
     public func replayRange() async -> ClosedRange<SessionDate>? { await base.replayRange() }
 
+    public func corporateActions(from start: SessionDate, through end: SessionDate,
+                                 asOf clock: PortfolioClock) async throws -> [CorporateAction] {
+        try await base.corporateActions(from: start, through: end, asOf: clock)
+    }
+
     public func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? {
         guard case .live = clock, let newest = await cache.newestQuote else { return await base.sessionDate(asOf: clock) }
         let baseDate = await base.sessionDate(asOf: clock)

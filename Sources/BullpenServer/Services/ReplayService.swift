@@ -224,6 +224,8 @@ struct ReplayService: Sendable {
         for start in Set(starts) {
             startPrices[start] = try await source.quotes(symbols, asOf: .replay(start.date)).mapValues(\.price)
         }
+        // Splits and dividends on the way (unadjusted data only), never past `to`.
+        let actions = try await source.corporateActions(from: earliest.adding(days: 1), through: to, asOf: .replay(to.date))
         // Portfolios under the margin rule: the call in force, from their journals.
         var margins: [PortfolioID: MarginWalk] = [:]
         for (state, start) in zip(states, starts) {
@@ -241,7 +243,7 @@ struct ReplayService: Sendable {
             let walk = ReplayAdvance.walk(book: state.book, from: start,
                                           days: ReplayAdvance.days(after: start, through: to, last: last),
                                           startPrices: startPrices[start] ?? [:], closes: closes, orders: orders,
-                                          margin: margins[state.portfolio.id])
+                                          margin: margins[state.portfolio.id], actions: actions)
             return BullpenStore.ReplayMove(portfolio: state.portfolio.id, owner: state.portfolio.ownerID,
                                            version: state.portfolio.version, from: start, to: to, snapshots: walk.snapshots,
                                            settlements: walk.settlements, events: walk.events)

@@ -61,6 +61,8 @@ export function activityPhrase(a) {
     case 'borrow_fee': return html`Borrow fee: a session's cost of borrowing the shares you sold short`;
     case 'margin_call': return html`Margin call: the equity fell below what your short positions need <span class="badge plain-badge">warning</span>`;
     case 'margin_met': return html`Margin call over: the requirement is met again`;
+    case 'dividend': return html`Dividend on ${what} <span class="badge plain-badge">income</span>`;
+    case 'split': return html`${what} split: ${a.quantity ? `${formatNumber(a.quantity)} more shares` : 'shares adjusted'} <span class="badge plain-badge">split</span>`;
     case 'option_exercise':
       return a.option ? html`Exercised ${count} ${what}`
         : html`${paid ? 'Bought' : 'Sold'} ${count} ${what} at the strike <span class="badge plain-badge">exercise</span>`;
