@@ -74,9 +74,11 @@ public final class BullpenStore: Sendable {
     /// SQLite file, as several servers would).
     public func expectOtherWriters() { otherWriters.store(true, ordering: .relaxed) }
 
-    /// Opens (does not migrate) the database.
+    /// Opens (does not migrate) the database. On PostgreSQL, a request waits up to
+    /// `connectionWait` for a pooled connection.
     public init(backend: Backend, ids: any IDSource = TimeOrderedIDSource(), time: any TimeSource = SystemTimeSource(),
-                logger: Logger = Logger(label: "bullpen.store"), maxConnectionsPerEventLoop: Int = 4) throws {
+                logger: Logger = Logger(label: "bullpen.store"), maxConnectionsPerEventLoop: Int = 4,
+                connectionWait: TimeAmount = .seconds(10)) throws {
         self.backend = backend
         self.ids = ids
         self.time = time
@@ -114,7 +116,7 @@ public final class BullpenStore: Sendable {
             databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: Self.sqliteWriter, isDefault: false)
         case .postgres(let url):
             databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
-                                        sqlLogLevel: .trace), as: .psql)
+                                        connectionPoolTimeout: connectionWait, sqlLogLevel: .trace), as: .psql)
         }
     }
 

@@ -1,5 +1,6 @@
 import BullpenCore
 import Foundation
+import NIOCore
 import Logging
 import SQLKit
 import Testing
@@ -74,7 +75,8 @@ enum TestDatabases {
         }
         var opened: [BullpenStore] = []
         func open() throws -> BullpenStore {
-            let store = try BullpenStore(backend: backend, ids: ids, time: time, logger: quietLogger)
+            // A whole suite runs at once on two cores: a transaction may wait long for a connection.
+            let store = try BullpenStore(backend: backend, ids: ids, time: time, logger: quietLogger, connectionWait: .seconds(60))
             opened.append(store)
             // Stores on one database are several servers: each must see what the others write.
             if opened.count > 1 { opened.forEach { $0.expectOtherWriters() } }
