@@ -119,6 +119,32 @@ struct WorkingOrderStoreTests {
         }
     }
 
+    /// A replace racing a fill: either the old order filled and the replace is refused, or it was
+    /// replaced and the fill finds it no longer working; never both.
+    @Test(arguments: TestDatabases.kinds)
+    func aReplaceRacingAFillHasExactlyOneOutcome(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, _ in
+            let (user, main) = try await store.makeUser()
+            let id = main.id, me = user.id
+            for round in 0..<12 {
+                let order = try await Self.place(Self.working(.buy, 10, Self.limit("45"), now: "50"), in: store, id, me)
+                let fill = WorkingFill(orderID: order.id, price: Price(parsing: "44.50")!, quantity: 10,
+                                       reason: .quote(Price(parsing: "44.50")!, at: Date()))
+                let pricing = FillPricing(source: .lastTrade, asOf: Date(), marketOpen: true)
+                async let filled: Bool = (try? await store.fillWorkingOrder(fill, pricing: pricing, in: id, owner: me)) != nil
+                async let replaced = try? await store.replaceOrder(order.id, with: Self.working(.buy, 10, Self.limit("44"), now: "50"),
+                                                                   in: id, owner: me)
+                let (didFill, replacement) = await (filled, replaced)
+                #expect(didFill != (replacement != nil), "round \(round)")
+                let stored = try await store.order(order.id, in: id, owner: me)
+                #expect(stored.status == (didFill ? .filled : .replaced))
+                if let replacement { _ = try await store.cancelOrder(replacement.new.id, in: id, owner: me) }
+            }
+            #expect(try await store.state(of: id, owner: me).book.holds == .none)
+            try await store.expectBalancedBooks(id, owner: me)
+        }
+    }
+
     @Test(arguments: TestDatabases.kinds)
     func aReplaceMovesTheHoldToTheNewOrder(kind: DatabaseKind) async throws {
         try await TestDatabases.withStore(kind) { store, _ in

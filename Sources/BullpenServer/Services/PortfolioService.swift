@@ -198,36 +198,36 @@ struct PortfolioService: Sendable {
             + "\(quote.days) day\(quote.days == 1 ? "" : "s") to expiry. Prices are modelled, not real quotes."
     }
 
-    /// Places a market order at the price as of the portfolio's clock: priced here, then
-    /// validated and executed once, by the ledger. A replay whose clock moved between the two is
-    /// priced again at its new date.
+    /// Places an order at the price as of the portfolio's clock: priced here, then validated and
+    /// executed (or, for a working order, placed) once, by the ledger.
     /// The note says how an option's price was found (nil for stocks: their order's pricing says it).
     @discardableResult
     func placeOrder(_ request: OrderRequest, in id: PortfolioID, owner: UserID,
                     idempotency: IdempotencyClaim?) async throws -> (outcome: BullpenStore.OrderOutcome, note: String?) {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let portfolio = try await store.portfolioForPricing(id, owner: owner)
-            let priced = try await price(request, for: portfolio)
-            do {
-                return (try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency), priced.note)
-            } catch StoreError.portfolioChanged where attempt < Self.attempts {
-                continue
-            }
+        try await pricedAgain(request, in: id, owner: owner) { priced in
+            (try await store.placeOrder(priced, in: id, owner: owner, idempotency: idempotency), priced.note)
         }
     }
 
     /// Replaces a working order with one on `request`'s terms, priced at the portfolio's clock now.
     func replaceOrder(_ orderID: OrderID, with request: OrderRequest, in id: PortfolioID,
                       owner: UserID) async throws -> (old: OrderRecord, new: OrderRecord) {
+        try await pricedAgain(request, in: id, owner: owner) { priced in
+            try await store.replaceOrder(orderID, with: priced, in: id, owner: owner)
+        }
+    }
+
+    /// Prices `request` and hands it to `write`; a replay whose clock moved between the two is
+    /// priced again at its new date.
+    private func pricedAgain<T>(_ request: OrderRequest, in id: PortfolioID, owner: UserID,
+                                _ write: (PricedOrder) async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             let portfolio = try await store.portfolioForPricing(id, owner: owner)
             let priced = try await price(request, for: portfolio)
             do {
-                return try await store.replaceOrder(orderID, with: priced, in: id, owner: owner)
+                return try await write(priced)
             } catch StoreError.portfolioChanged where attempt < Self.attempts {
                 continue
             }
