@@ -90,6 +90,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case newOwnerNotMember = "new_owner_not_member"
     case orderTypeNotAvailable = "order_type_not_available"
     case insufficientMargin = "insufficient_margin"
+    case optionsWhileShort = "options_while_short"
     case invalidImage = "invalid_image"
     case notYourself = "not_yourself"
     // 429: slow down.
@@ -126,7 +127,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
              .outOfTheMoney, .invalidExpiration, .contractNotListed, .optionWritingNotAllowed, .optionNotCovered,
-             .sharesCommitted, .newOwnerNotMember, .invalidImage, .notYourself, .orderTypeNotAvailable, .insufficientMargin: 422
+             .sharesCommitted, .newOwnerNotMember, .invalidImage, .notYourself, .orderTypeNotAvailable, .insufficientMargin, .optionsWhileShort: 422
         case .tooManyAttempts, .rateLimited, .tooManyConnections: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable, .shuttingDown: 503

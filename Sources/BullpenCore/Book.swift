@@ -10,6 +10,8 @@ public struct Book: Sendable, Hashable {
     public var deposits: Money
     /// What working orders hold back (see ``OrderHolds``): not part of the journal, kept beside it.
     public var holds: OrderHolds = .none
+    /// The margin rule short sales are held under (the portfolio's): their collateral is reserved.
+    public var margin: MarginRule?
 
     public init(startingCash: Money, cash: Money? = nil, positions: [Symbol: Position] = [:], deposits: Money = .zero) {
         self.startingCash = startingCash
@@ -101,10 +103,10 @@ public struct Book: Sendable, Hashable {
     // MARK: Written contracts
 
     /// The cash written puts hold back (the strike of 100 shares for each, which buying the shares
-    /// on assignment would need) and working buy orders hold back. Buys and exercises may spend
-    /// only the cash beyond it.
+    /// on assignment would need), working buy orders hold back, and short sales hold as collateral.
+    /// Buys, exercises and written puts may spend only the cash beyond it.
     public var reservedCash: Money {
-        positions.values.reduce(holds.cash) { total, position in
+        positions.values.reduce(holds.cash + shortCollateral(margin)) { total, position in
             guard position.quantity < 0, let contract = position.symbol.option, contract.type == .put else { return total }
             return total + contract.strike.notional(quantity: -position.quantity * OptionContract.multiplier)
         }

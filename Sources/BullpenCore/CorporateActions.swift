@@ -35,31 +35,38 @@ public struct CorporateAction: Sendable, Hashable {
 
     /// What it does to `book`'s position: the quantity change, the cash, the realized P&L and the
     /// basis that leaves (a split's fraction paid in cash at `price`, the price after the split).
-    /// Nil when the book holds none of the symbol.
-    public func effect(on book: Book, price: Price?) -> (quantityDelta: Int64, cash: Money, realized: Money, basisOut: Money)? {
+    /// Nil when the book holds none of the symbol. `entitled` is the part of the position held when
+    /// the ex-date's session opened (shares bought since, at the new prices, take no part); all of
+    /// it when nil.
+    public func effect(on book: Book, price: Price?, entitled: Int64? = nil) -> (quantityDelta: Int64, cash: Money, realized: Money, basisOut: Money)? {
         guard let position = book.positions[symbol], position.quantity != 0, !symbol.isOption else { return nil }
+        let held = entitled.map { position.quantity > 0 ? min(max($0, 0), position.quantity) : max(min($0, 0), position.quantity) }
+            ?? position.quantity
+        guard held != 0 else { return nil }
+        let heldBasis = held == position.quantity ? position.costBasis
+            : Money(cents: FixedPoint.divideRounded(position.costBasis.cents * held, by: position.quantity))
         switch kind {
         case .dividend(let cash):
-            let amount = cash.notional(quantity: position.quantity)
+            let amount = cash.notional(quantity: held)
             return amount == .zero ? nil : (0, amount, amount, .zero)
         case .split(let to, let from):
             guard to > 0, from > 0 else { return nil }
-            let scaled = position.quantity * to
+            let scaled = held * to
             let whole = scaled / from   // toward zero: a short's fraction too
             let fraction = scaled - whole * from   // in 1/from of a new share
-            guard fraction != 0 else { return (whole - position.quantity, .zero, .zero, .zero) }
+            guard fraction != 0 else { return (whole - held, .zero, .zero, .zero) }
             // The fraction of a new share leaves with its share of the basis, paid at the price after
             // the split (at that basis when no price is known: nothing gained or lost).
-            let basisOut = Money(cents: FixedPoint.divideRounded(position.costBasis.cents * fraction, by: scaled))
+            let basisOut = Money(cents: FixedPoint.divideRounded(heldBasis.cents * fraction, by: scaled))
             let cash = price.map { Money(cents: FixedPoint.divideRounded($0.ticks * fraction, by: from * Price.ticksPerCent)) } ?? basisOut
-            return (whole - position.quantity, cash, cash - basisOut, basisOut)
+            return (whole - held, cash, cash - basisOut, basisOut)
         }
     }
 
     /// The journal entry of its effect on `book`, or nil.
-    public func entry(on book: Book, price: Price?, portfolioID: PortfolioID, period: Int, sequence: Int64, createdAt: Date,
-                      ids: any IDSource) -> JournalEntry? {
-        guard let effect = effect(on: book, price: price) else { return nil }
+    public func entry(on book: Book, price: Price?, entitled: Int64? = nil, portfolioID: PortfolioID, period: Int, sequence: Int64,
+                      createdAt: Date, ids: any IDSource) -> JournalEntry? {
+        guard let effect = effect(on: book, price: price, entitled: entitled) else { return nil }
         let (kind, unit): (JournalEntry.Kind, Price?) = switch self.kind {
         case .dividend(let cash): (.dividend, cash)
         case .split: (.split, price)
@@ -89,9 +96,8 @@ extension WorkingOrder {
         guard action.symbol == symbol, case .split(let to, let from) = action.kind, to > 0, from > 0 else { return self }
         func scale(_ price: Price?) -> Price? { price.map { Price(ticks: FixedPoint.divideRounded($0.ticks * from, by: to)) } }
         var order = self
-        let filled = filledQuantity * to / from
-        order.filledQuantity = filled
-        order.quantity = filled + remaining * to / from
+        // What filled stays as it filled (its fills are history); what remains is in new shares.
+        order.quantity = filledQuantity + remaining * to / from
         order.terms.limit = scale(terms.limit)
         order.terms.stop = scale(terms.stop)
         if case .price(let amount)? = terms.trail { order.terms.trail = .price(scale(amount)!) }

@@ -84,11 +84,14 @@ public struct MarginWalk: Sendable {
                 for cover in covers {
                     if let done = Margin.buyBack(cover, on: book, commission: commission) { book = done.book }
                 }
-                callSince = nil
             }
             events.append(.margin(action, on: date))
         }
-        if case .liquidate? = actions.last { events.append(.margin(.met, on: date)) }
+        // The call ends once nothing is short (a short without a close that day waits for the next).
+        if case .liquidate? = actions.last, book.shorts.isEmpty {
+            callSince = nil
+            events.append(.margin(.met, on: date))
+        }
         return events
     }
 }
@@ -97,18 +100,17 @@ public enum Margin {
     /// Buys back a short whatever the cash (a forced buy-back at a margin call's end): the cash
     /// may go below zero when the shorts lost more than the account held, a debt as a broker's.
     public static func buyBack(_ cover: Cover, on book: Book, commission: Commission) -> (fill: Fill, book: Book)? {
-        let notional = cover.price.notional(quantity: cover.quantity)
-        let lift = notional + commission.amount(on: notional) + Money(cents: 1)
-        var lifted = book
-        lifted.cash += lift
-        lifted.holds = .none
-        guard var done = try? TradingEngine.execute(OrderRequest(symbol: cover.symbol, side: .buy, quantity: cover.quantity),
-                                                    on: lifted, at: cover.price,
-                                                    rules: PortfolioRules(commission: commission, maxOrderQuantity: .max),
-                                                    context: OrderContext(trading: true)) else { return nil }
-        done.book.cash -= lift
-        done.book.holds = book.holds
-        return (done.fill, done.book)
+        guard var position = book.positions[cover.symbol], position.quantity < 0 else { return nil }
+        let quantity = min(cover.quantity, -position.quantity)
+        let notional = cover.price.notional(quantity: quantity)
+        let fee = commission.amount(on: notional)
+        // The short's proceeds (its basis, negative) less what buying it back costs.
+        let credit = -position.cover(quantity: quantity)
+        let fill = Fill(symbol: cover.symbol, side: .buy, quantity: quantity, price: cover.price, notional: notional,
+                        commission: fee, realizedPnL: credit - notional - fee, cashDelta: Money.zero - (notional + fee))
+        var after = book
+        after.apply(fill)
+        return (fill, after)
     }
 
     /// The portfolio's standing at `prices` (shorts without a price count at their basis).
@@ -149,6 +151,12 @@ public enum Margin {
         public var symbol: Symbol
         public var quantity: Int64
         public var price: Price
+
+        public init(symbol: Symbol, quantity: Int64, price: Price) {
+            self.symbol = symbol
+            self.quantity = quantity
+            self.price = price
+        }
     }
 
     /// What a session's close does to a portfolio with shorts (or with a call in force).

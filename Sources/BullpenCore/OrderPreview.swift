@@ -25,6 +25,8 @@ extension TradingEngine {
     /// ``preview(_:on:at:rules:trading:)`` with everything the rules may ask about the moment.
     public static func preview(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
                                context: OrderContext) -> OrderPreview {
+        var book = book
+        book.margin = book.margin ?? rules.margin
         let trading = context.trading
         let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
         let notional = price.notional(quantity: quantity)
@@ -34,7 +36,7 @@ extension TradingEngine {
         return OrderPreview(
             request: request, price: price, notional: notional, commission: commission, total: total,
             cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
-            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash - book.shortCollateral(rules.margin), price: price, rules: rules) : 0) : held,
+            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules) : 0) : held,
             held: held, problems: problems(request, on: book, at: price, rules: rules, context: context))
     }
 
@@ -47,6 +49,8 @@ extension TradingEngine {
     /// Every rule `request` breaks at the moment `context` describes.
     public static func problems(_ request: OrderRequest, on book: Book, at price: Price, rules: PortfolioRules,
                                 context: OrderContext) -> [OrderRejection] {
+        var book = book
+        book.margin = book.margin ?? rules.margin   // short sales' collateral is reserved cash
         let trading = context.trading
         var found: [OrderRejection] = []
         if let now = context.now {
@@ -60,6 +64,7 @@ extension TradingEngine {
         let commission = rules.commission.amount(on: notional)
         let held = book.quantity(of: request.symbol)
         let contract = request.symbol.option
+        if let contract, book.quantity(of: contract.underlying) < 0 { found.append(.optionsWhileShort(contract.underlying)) }
         switch request.side {
         case .buy:
             if !trading { found.append(.notTrading(request.symbol)) }
@@ -75,7 +80,7 @@ extension TradingEngine {
                 _ = position.cover(quantity: min(request.quantity, -position.quantity))
                 covered.positions[request.symbol] = position.quantity == 0 ? nil : position
             }
-            let reserved = book.reservedCash + covered.shortCollateral(rules.margin)
+            let reserved = covered.reservedCash
             if required > book.cash {
                 found.append(.insufficientFunds(required: required, available: book.cash))
             } else if required > book.cash - reserved {
@@ -109,8 +114,11 @@ extension TradingEngine {
             } else if let margin = rules.margin, held <= 0 {
                 // A short sale: its proceeds and the initial margin on them are held from the free cash.
                 if !trading { found.append(.notTrading(request.symbol)) }
+                if book.positions.keys.contains(where: { $0.option?.underlying == request.symbol }) {
+                    found.append(.optionsWhileShort(request.symbol))
+                }
                 let collateral = Money(cents: FixedPoint.divideRoundedUp(notional.cents * (10_000 + margin.initialBasisPoints), by: 10_000))
-                let free = book.cash + notional - commission - book.reservedCash - book.shortCollateral(margin)
+                let free = book.cash + notional - commission - book.reservedCash
                 if collateral > free { found.append(.marginInsufficient(required: collateral, available: max(.zero, free))) }
             } else if request.quantity > held {
                 found.append(rules.margin == nil || held == 0 ? .insufficientShares(requested: request.quantity, held: held)

@@ -50,6 +50,9 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case marginInsufficient(required: Money, available: Money)
     /// Buying back more shares than are short.
     case coverExceedsShort(requested: Int64, short: Int64)
+    /// Options on a stock sold short, or a short sale of a stock with options on it: an exercise
+    /// or an assignment would deliver shares into the short.
+    case optionsWhileShort(Symbol)
 
     /// The stable code clients switch on.
     public var code: String {
@@ -82,6 +85,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .shortingNotAllowed: "insufficient_shares"
         case .marginInsufficient: "insufficient_margin"
         case .coverExceedsShort: "insufficient_shares"
+        case .optionsWhileShort: "options_while_short"
         }
     }
 
@@ -145,6 +149,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
                 : "You hold no shares of \(symbol). Selling shares you do not own (a short sale) needs a portfolio whose rules allow short selling on margin."
         case .marginInsufficient(let required, let available):
             "A short sale holds its proceeds and the initial margin as collateral: this one needs \(required.dollars) of free cash with its proceeds, and \(available.dollars) is free."
+        case .optionsWhileShort(let symbol):
+            "Options on \(symbol) and a short sale of it do not go together here: an exercise or an assignment would deliver shares into the short. Close one before opening the other."
         case .coverExceedsShort(let requested, let short):
             "You are short \(short) shares: buy back at most that many (\(requested) asked), then buy again to hold shares."
 

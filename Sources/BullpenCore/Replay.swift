@@ -234,9 +234,8 @@ public enum ReplayAdvance {
             }
             // The close under the margin rule: the borrow fee, the maintenance check, a buy-back.
             if margin != nil {
-                var sessionCloses: [Symbol: Price] = [:]
-                for short in book.shorts { sessionCloses[short.symbol] = closes[short.symbol]?[date] ?? prices[short.symbol] }
-                events += margin!.close(date, book: &book, closes: sessionCloses)
+                // Every holding at its close: longs count in the equity as much as shorts.
+                events += margin!.close(date, book: &book, closes: prices)
             }
             result.append(snapshot(date))
             if index < days.count - 1 { settle(through: date) }

@@ -617,8 +617,10 @@ public struct ReplayOrderWalk: Sendable {
     }
 
     /// Adjusts the working orders of a split's symbol, as brokers do.
+    /// Adjusts the working orders of a split's symbol, as brokers do; one left with no whole share
+    /// to fill (a reverse split) ends.
     public mutating func adjust(for action: CorporateAction) {
-        working = working.map { $0.adjusted(for: action) }
+        working = working.map { $0.adjusted(for: action) }.filter { $0.remaining > 0 }
     }
 
     /// The orders still working that differ from what they were in `initial` (a mark moved, a

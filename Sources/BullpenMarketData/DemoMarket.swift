@@ -96,16 +96,17 @@ enum DemoMarket {
         var actions: [CorporateAction] = []
     }
 
-    /// The demo's splits and cash dividends: Quillfeather splits 2-for-1 on 2024-06-10;
-    /// Brightlattice and Cobaltwave pay quarterly dividends (ex-dates the first session on or after
-    /// the 15th of March, June, September and December, paid two weeks later) from 2010.
+    /// The demo's splits and cash dividends, all from 2027 (the history players already hold
+    /// stays as it was): Quillfeather splits 2-for-1 on 2027-01-11; Brightlattice and Cobaltwave pay
+    /// quarterly dividends (ex-dates the first session on or after the 15th of January, April, July
+    /// and October, paid two weeks later).
     static func corporateActions(through last: SessionDate, calendar: TradingCalendar = TradingCalendar()) -> [CorporateAction] {
         var actions: [CorporateAction] = []
-        let split = SessionDate(year: 2024, month: 6, day: 10)
+        let split = SessionDate(year: 2027, month: 1, day: 11)
         if split <= last { actions.append(CorporateAction(symbol: Symbol("QFSC")!, exDate: split, kind: .split(to: 2, from: 1))) }
         for (symbol, cents) in [("BLTN", Int64(30)), ("CBWV", Int64(45))] {
-            for year in 2010...max(2010, last.components.year) {
-                for month in [3, 6, 9, 12] {
+            for year in 2027...max(2027, last.components.year) {
+                for month in [1, 4, 7, 10] {
                     var exDate = SessionDate(year: year, month: month, day: 15)
                     while !calendar.isTradingDay(exDate) { exDate = exDate.adding(days: 1) }
                     guard exDate <= last else { continue }

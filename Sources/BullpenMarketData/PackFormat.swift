@@ -223,7 +223,18 @@ public enum CorporateActionsFile {
                 problem("give either split_ratio or cash_per_share")
             }
         }
-        return actions.sorted { ($0.exDate, $0.symbol) < ($1.exDate, $1.symbol) }
+        return unique(actions)
+    }
+
+    /// One action per symbol, ex-date and kind (a split, or a dividend): the first given wins.
+    public static func unique(_ actions: [CorporateAction]) -> [CorporateAction] {
+        var seen = Set<String>()
+        return actions.filter { seen.insert(key($0)).inserted }.sorted { ($0.exDate, $0.symbol) < ($1.exDate, $1.symbol) }
+    }
+
+    static func key(_ action: CorporateAction) -> String {
+        let kind = if case .split = action.kind { "split" } else { "dividend" }
+        return "\(action.symbol) \(action.exDate) \(kind)"
     }
 
     public static func format(_ actions: [CorporateAction]) -> String {

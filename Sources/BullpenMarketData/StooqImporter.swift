@@ -103,16 +103,17 @@ public struct StooqImporter: Sendable {
     private func keepActions(_ files: [URL], problems: inout [LineProblem]) throws -> Int {
         guard !files.isEmpty else { return 0 }
         let url = output.appendingPathComponent(CorporateActionsFile.name)
-        var kept = Set<CorporateAction>()
-        if let text = try? String(contentsOf: url, encoding: .utf8) { kept.formUnion(CorporateActionsFile.parse(text, problems: &problems)) }
+        var kept: [CorporateAction] = []
+        if let text = try? String(contentsOf: url, encoding: .utf8) { kept += CorporateActionsFile.parse(text, problems: &problems) }
         for file in files {
             guard let text = try? String(contentsOf: file, encoding: .utf8) else {
                 problems.append(LineProblem(file: file.lastPathComponent, line: 0, reason: "cannot be read"))
                 continue
             }
-            kept.formUnion(CorporateActionsFile.parse(text, problems: &problems))
+            kept += CorporateActionsFile.parse(text, problems: &problems)
         }
-        let sorted = kept.sorted { ($0.exDate, $0.symbol.rawValue, "\($0.kind)") < ($1.exDate, $1.symbol.rawValue, "\($1.kind)") }
+        // The same action twice (a pay date given once and not the other time) is kept once.
+        let sorted = CorporateActionsFile.unique(kept)
         try CorporateActionsFile.format(sorted).write(to: url, atomically: true, encoding: .utf8)
         return sorted.count
     }

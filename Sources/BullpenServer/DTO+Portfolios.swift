@@ -124,8 +124,6 @@ extension PortfolioDTO {
         margin = MarginStatusDTO(shortValue: status.shortValue.decimalString, equity: status.equity.decimalString,
                                  requirement: status.requirement.decimalString, collateral: collateral.decimalString,
                                  met: status.isMet, words: status.words)
-        reservedCash = (valuation.reservedCash + collateral).decimalString
-        availableCash = (valuation.cash - valuation.reservedCash - collateral).decimalString
     }
 }
 

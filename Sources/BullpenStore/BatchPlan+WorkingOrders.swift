@@ -296,6 +296,10 @@ extension BatchPlan {
             throw StoreError.orderNotOpen(status: "no longer working")
         }
         var record = portfolio.open[index]
+        // A mark from before a split (the order was adjusted since) is not written back.
+        guard record.quantity == order.quantity, record.terms == order.terms else {
+            throw StoreError.orderNotOpen(status: "changed since")
+        }
         record.waterMark = order.waterMark
         record.triggered = order.triggered
         portfolio.open[index] = record
@@ -366,7 +370,7 @@ extension BatchPlan {
     mutating func corporate(_ actions: [CorporateActionAt], version: Int64, in id: PortfolioID, owner: UserID) throws -> LedgerResult {
         var portfolio = try portfolio(id, owner: owner)
         guard portfolio.record.version == version else { throw StoreError.portfolioChanged }
-        for item in actions { portfolio = applyCorporate(item.action, price: item.price, to: portfolio) }
+        for item in actions { portfolio = applyCorporate(item.action, price: item.price, entitled: item.entitled, to: portfolio) }
         install(&portfolio)
         return .ordersChanged([], replacement: nil)
     }
@@ -374,12 +378,15 @@ extension BatchPlan {
     /// Journals a split or a dividend on the position (a split with only working orders of the
     /// symbol journals nothing moved, so that it is applied once), and adjusts the working orders of
     /// a split's symbol as brokers do, each adjustment an event of the order.
-    mutating func applyCorporate(_ action: CorporateAction, price: Price?, to portfolio: LedgerPortfolio) -> LedgerPortfolio {
+    mutating func applyCorporate(_ action: CorporateAction, price: Price?, entitled: Int64? = nil,
+                                 to portfolio: LedgerPortfolio) -> LedgerPortfolio {
         var portfolio = portfolio
         let id = portfolio.record.id
-        var entry = action.entry(on: portfolio.book, price: price, portfolioID: id, period: portfolio.record.period,
+        var entry = action.entry(on: portfolio.book, price: price, entitled: entitled, portfolioID: id, period: portfolio.record.period,
                                  sequence: portfolio.journalSequence + 1, createdAt: now, ids: ids)
-        let ordered = portfolio.open.contains { $0.symbol == action.symbol }
+        // Orders placed before the ex-date are in old shares; those placed since already in new ones.
+        func placedBefore(_ record: OrderRecord) -> Bool { (record.placedOn ?? SessionDate(record.createdAt)) < action.exDate }
+        let ordered = portfolio.open.contains { $0.symbol == action.symbol && placedBefore($0) }
         if entry == nil, ordered, case .split = action.kind {
             entry = JournalEntry(id: JournalEntryID(ids.makeUUID()), portfolioID: id, period: portfolio.record.period,
                                  sequence: portfolio.journalSequence + 1, kind: .split, symbol: action.symbol, side: nil,
@@ -392,16 +399,22 @@ extension BatchPlan {
             portfolio.realizedPnL += entry.realizedPnL
             portfolio.journalSequence = entry.sequence
             entries[id, default: []].append(entry)
-            if entry.quantityDelta != 0 {
+            if entry.quantityDelta != 0 || entry.carriedBasis != .zero {
                 positions[id, default: []].insert(action.symbol)
                 let key = PositionKey(portfolio: id, symbol: action.symbol)
                 if positionIDs[key] == nil { positionIDs[key] = ids.makeUUID() }
             }
         }
         if case .split = action.kind {
-            for index in portfolio.open.indices where portfolio.open[index].symbol == action.symbol {
+            var ended: [OrderID] = []
+            for index in portfolio.open.indices where portfolio.open[index].symbol == action.symbol && placedBefore(portfolio.open[index]) {
                 guard let working = portfolio.open[index].working(commission: portfolio.record.rules.commission) else { continue }
                 let adjusted = working.adjusted(for: action)
+                if adjusted.remaining <= 0 {
+                    close(portfolio.open[index], in: id, status: .canceled, reason: "Cancelled: after the split no whole share was left to fill.")
+                    ended.append(adjusted.id)
+                    continue
+                }
                 var record = portfolio.open[index]
                 record.quantity = adjusted.quantity
                 record.filledQuantity = adjusted.filledQuantity
@@ -414,6 +427,7 @@ extension BatchPlan {
                 orderEvents.append(OrderEventRow(id: ids.makeUUID(), orderId: record.id.uuid, portfolioId: id.uuid,
                                                  status: record.status.rawValue, at: now, note: "Adjusted for the split: \(action.words)"))
             }
+            portfolio.open.removeAll { ended.contains($0.id) }
         }
         portfolio.record.cash = portfolio.book.cash
         portfolio.refreshHolds()
@@ -429,7 +443,9 @@ extension BatchPlan {
         guard portfolio.record.version == version else { throw StoreError.portfolioChanged }
         guard !actions.isEmpty else { return .ordersChanged([], replacement: nil) }
         for action in actions { portfolio = applyMargin(action, session: session, to: portfolio) }
-        if case .liquidate? = actions.last { portfolio = applyMargin(.met, session: session, to: portfolio) }
+        if case .liquidate? = actions.last, portfolio.book.shorts.isEmpty {
+            portfolio = applyMargin(.met, session: session, to: portfolio)
+        }
         install(&portfolio)
         return .ordersChanged([], replacement: nil)
     }

@@ -252,6 +252,7 @@ struct BatchPlan: Sendable {
         for open in portfolio.open { close(open, in: id, status: .canceled, reason: "Cancelled: the portfolio was reset.") }
         portfolio.open = []
         portfolio.book = Book(startingCash: record.startingCash)
+        portfolio.refreshHolds()
         portfolio.record.cash = record.startingCash
         // A replay starts over from its first day, with cash only.
         if var replay = record.replay {

@@ -256,7 +256,11 @@ extension BullpenStore {
 public struct CorporateActionAt: Sendable {
     public var action: CorporateAction
     public var price: Price?
-    public init(action: CorporateAction, price: Price?) { self.action = action; self.price = price }
+    /// The part of the position held when the ex-date's session opened (nil: all of it).
+    public var entitled: Int64?
+    public init(action: CorporateAction, price: Price?, entitled: Int64? = nil) {
+        self.action = action; self.price = price; self.entitled = entitled
+    }
 }
 
 extension BullpenStore {

@@ -127,8 +127,11 @@ struct LedgerPortfolio: Sendable {
         return state
     }
 
-    /// Sets the book's holds from the orders working.
-    mutating func refreshHolds() { book.holds = OrderHolds(working) }
+    /// Sets the book's holds from the orders working, and the margin its shorts are held under.
+    mutating func refreshHolds() {
+        book.holds = OrderHolds(working)
+        book.margin = record.rules.margin
+    }
 }
 
 /// The one writer of cash and positions in this process, and the memory that portfolio reads come

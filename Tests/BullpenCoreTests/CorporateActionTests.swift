@@ -62,7 +62,7 @@ struct CorporateActionTests {
                                  terms: OrderTerms(type: .stopLimit, timeInForce: .gtc, limit: Self.p("95"), stop: Self.p("97.01")),
                                  placedOn: Self.day, placedAt: Self.day.date, holdPrice: nil)
         order = order.adjusted(for: CorporateAction(symbol: Self.acme, exDate: Self.day, kind: .split(to: 2, from: 1)))
-        #expect(order.quantity == 20 && order.filledQuantity == 6 && order.remaining == 14)
+        #expect(order.quantity == 17 && order.filledQuantity == 3 && order.remaining == 14)
         #expect(order.terms.limit == Self.p("47.50") && order.terms.stop == Price(ticks: 485_050))
         var trailing = WorkingOrder(id: OrderID(UUID()), symbol: Self.acme, side: .sell, quantity: 4,
                                     terms: OrderTerms(type: .trailingStop, trail: .price(Self.p("3"))), waterMark: Self.p("120"),
@@ -95,5 +95,15 @@ struct CorporateActionTests {
         // $9,000 cash and 20 shares at 51, then 55: no jump at the split.
         #expect(walk.snapshots.map(\.equity) == [Money(dollars: 10_000), Money(dollars: 10_020), Money(dollars: 10_100)])
         #expect(walk.events.contains { if case .changed(let order) = $0 { order.quantity == 20 && order.terms.limit == Self.p("60") } else { false } })
+    }
+
+    /// Live, only the shares held when the ex-date's session opened take part.
+    @Test func onlyTheEntitledSharesTakePart() throws {
+        let book = Self.holding(50, at: "100")
+        let dividend = CorporateAction(symbol: Self.acme, exDate: Self.day, kind: .dividend(cash: Self.p("0.30")))
+        #expect(dividend.effect(on: book, price: nil, entitled: 40)?.cash == Money(dollars: 12))
+        #expect(dividend.effect(on: book, price: nil, entitled: 0) == nil)
+        let split = CorporateAction(symbol: Self.acme, exDate: Self.day, kind: .split(to: 2, from: 1))
+        #expect(split.effect(on: book, price: nil, entitled: 40)?.quantityDelta == 40)
     }
 }

@@ -106,4 +106,33 @@ struct MarginTests {
         book.apply(fee)
         #expect(book.cash == Money(cents: 9_762))
     }
+
+    /// Options and a short of the same stock do not go together (an exercise or an assignment
+    /// would deliver shares into the short), whichever comes first.
+    @Test func optionsAndAShortOfOneStockAreRefusedTogether() throws {
+        let shorted = try Self.short(10, at: "100")
+        let call = Symbol("ACME  270115C00100000")!
+        let buyCall = OrderRequest(symbol: call, side: .buy, quantity: 1)
+        #expect(TradingEngine.problems(buyCall, on: shorted, at: Self.p("5"), rules: Self.margin, trading: true).map(\.code)
+                .contains("options_while_short"))
+        var withCall = Book(startingCash: Money(dollars: 10_000))
+        withCall.apply(Fill(symbol: call, side: .buy, quantity: 1, price: Self.p("500"), notional: Money(dollars: 500), commission: .zero,
+                            realizedPnL: .zero, cashDelta: Money(dollars: -500)))
+        #expect(TradingEngine.problems(OrderRequest(symbol: Self.acme, side: .sell, quantity: 10), on: withCall, at: Self.p("100"),
+                                       rules: Self.margin, trading: true) == [.optionsWhileShort(Self.acme)])
+    }
+
+    /// A buy-back of two shorts that lost more than everything covers both, the cash going below
+    /// zero (a debt), and only then is the call over.
+    @Test func aBuyBackCoversEveryShortEvenIntoDebt() throws {
+        var book = try Self.short(100, at: "100")
+        book = try TradingEngine.execute(OrderRequest(symbol: Symbol("BETA")!, side: .sell, quantity: 50), on: book, at: Self.p("100"),
+                                         rules: Self.margin, trading: true).book
+        #expect(book.cash == Money(dollars: 25_000))
+        let closes = [Self.acme: Self.p("300"), Symbol("BETA")!: Self.p("300")]
+        var walk = MarginWalk(rule: .standard, callSince: SessionDate(year: 2020, month: 3, day: 2), sessionsSince: 1)
+        let events = walk.close(SessionDate(year: 2020, month: 3, day: 4), book: &book, closes: closes)
+        #expect(book.shorts.isEmpty && book.cash.isNegative && walk.callSince == nil)
+        #expect(events.last == .margin(.met, on: SessionDate(year: 2020, month: 3, day: 4)))
+    }
 }

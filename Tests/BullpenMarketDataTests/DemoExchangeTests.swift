@@ -157,20 +157,24 @@ struct DemoExchangeTests {
         #expect(checked > 10_000)
     }
 
-    /// The demo's data is unadjusted: Quillfeather's price halves at its 2-for-1 split, and a
-    /// dividend comes off Brightlattice's price on its ex-date; both are listed as corporate actions.
+    /// The demo's data is unadjusted from 2027: Quillfeather's price halves at its 2-for-1 split,
+    /// and Brightlattice's dividends come off its price; both are listed as corporate actions, and
+    /// the history before 2027 (what players already hold) is as it was.
     @Test func theDemoSplitsAndPaysDividends() async throws {
-        let demo = DemoExchange(time: FixedTimeSource(Date(timeIntervalSince1970: 1_795_464_000)))
-        let split = SessionDate(year: 2024, month: 6, day: 10)
-        let actions = try await demo.corporateActions(from: SessionDate(year: 2024, month: 6, day: 1), through: SessionDate(year: 2024, month: 6, day: 30), asOf: .live)
+        let demo = DemoExchange(time: FixedTimeSource(TradingCalendar.instant(SessionDate(year: 2027, month: 2, day: 1), 20, 0)))
+        let split = SessionDate(year: 2027, month: 1, day: 11)
+        let january = (SessionDate(year: 2027, month: 1, day: 1), SessionDate(year: 2027, month: 1, day: 31))
+        let actions = try await demo.corporateActions(from: january.0, through: january.1, asOf: .live)
         #expect(actions.contains(CorporateAction(symbol: Symbol("QFSC")!, exDate: split, kind: .split(to: 2, from: 1))))
-        #expect(actions.contains { $0.symbol == Symbol("BLTN")! && $0.kind == .dividend(cash: Price(cents: 30)) && $0.exDate == SessionDate(year: 2024, month: 6, day: 17) })
-        let bars = try await demo.dailyBars(Symbol("QFSC")!, from: SessionDate(year: 2024, month: 6, day: 7), through: split, asOf: .live)
+        #expect(actions.contains { $0.symbol == Symbol("BLTN")! && $0.kind == .dividend(cash: Price(cents: 30)) && $0.exDate == SessionDate(year: 2027, month: 1, day: 15) })
+        let bars = try await demo.dailyBars(Symbol("QFSC")!, from: SessionDate(year: 2027, month: 1, day: 8), through: split, asOf: .live)
         let ratio = Double(bars[1].open.ticks) / Double(bars[0].close.ticks)
         #expect(ratio > 0.4 && ratio < 0.6, "the open after the split is about half the close before: \(ratio)")
         // A replay before the split does not see it.
-        let before = try await demo.corporateActions(from: SessionDate(year: 2024, month: 6, day: 1), through: SessionDate(year: 2024, month: 6, day: 30),
-                                                     asOf: .replay(SessionDate(year: 2024, month: 6, day: 7).date))
+        let before = try await demo.corporateActions(from: january.0, through: january.1, asOf: .replay(SessionDate(year: 2027, month: 1, day: 8).date))
         #expect(!before.contains { $0.symbol == Symbol("QFSC")! })
+        // Nothing before 2027: the prices players hold are the ones they bought at.
+        let earlier = try await demo.corporateActions(from: SessionDate(year: 1990, month: 1, day: 1), through: SessionDate(year: 2026, month: 12, day: 31), asOf: .live)
+        #expect(earlier.isEmpty)
     }
 }

@@ -11,21 +11,22 @@ import Testing
 
 /// Splits and dividends reaching portfolios: a replay on the demo exchange passes Quillfeather's
 /// 2-for-1 split and a Brightlattice dividend; a live portfolio gets its dividend on the ex-date,
-/// once however often the job runs.
+/// for the shares held when that session opened, once however often the job runs.
 @Suite("Splits and dividends over HTTP")
 struct CorporateActionAPITests {
     @Test func aReplayPassesASplitAndADividend() async throws {
-        let source = try await ReplayMarket.demo.source()
+        // A demo exchange in February 2027, after its first split and dividends.
+        let source = DemoExchange(time: FixedTimeSource(TradingCalendar.instant(SessionDate(year: 2027, month: 2, day: 1), 20, 0)))
         try await withServer(source: source) { server in
             let player = try await server.register()
-            let profile = try await server.createReplay(player, #"{"startingCash":"100000.00","replay":{"start":"2024-06-03"}}"#)
+            let profile = try await server.createReplay(player, #"{"startingCash":"100000.00","replay":{"start":"2027-01-04"}}"#)
             _ = try await server.order(player, "buy", 10, "QFSC", portfolio: profile.id)
             _ = try await server.order(player, "buy", 100, "BLTN", portfolio: profile.id)
-            let close = try #require(try await source.quote(Symbol("QFSC")!, asOf: .replay(SessionDate(year: 2024, month: 6, day: 3).date))).price
+            let close = try #require(try await source.quote(Symbol("QFSC")!, asOf: .replay(SessionDate(year: 2027, month: 1, day: 4).date))).price
             let limit = Price(cents: close.ticks * 3 / Price.ticksPerCent)
             let sell = try await server.placed(player, #"{"symbol":"QFSC","side":"sell","quantity":10,"type":"limit","limitPrice":"\#(limit.decimalString)","timeInForce":"gtc"}"#, portfolio: profile.id)
             let before = try await server.portfolio(player, profile.id)
-            let moved = try await server.advance(player, profile.id, #"{"to":"2024-06-18"}"#)
+            let moved = try await server.advance(player, profile.id, #"{"to":"2027-01-19"}"#)
             try #require(moved.status == 200, "\(moved.text)")
             let positions = try await server.send(.GET, "/api/v1/portfolios/\(profile.id)/positions", token: player.accessToken)
                 .decode(PositionList.self).positions
@@ -47,8 +48,8 @@ struct CorporateActionAPITests {
     }
 
     @Test func aLivePortfolioGetsItsDividendOnceOnTheExDate() async throws {
-        // Monday 2026-09-14 in session, then the ex-date, Tuesday 2026-09-15.
-        let time = FixedTimeSource(TradingCalendar.instant(SessionDate(year: 2026, month: 9, day: 14), 11, 0))
+        // Thursday 2027-01-14 in session, then the ex-date, Friday 2027-01-15.
+        let time = FixedTimeSource(TradingCalendar.instant(SessionDate(year: 2027, month: 1, day: 14), 11, 0))
         try await withServer(demo: true, time: time, demoTime: time, configure: NotificationAPITests.quiet) { server in
             let player = try await server.register()
             let bought = try await server.order(player, "buy", 40, "BLTN")
@@ -57,11 +58,14 @@ struct CorporateActionAPITests {
             let job = CorporateActionJob(store: server.store, source: source, logger: server.app.logger)
             #expect(try await job.runOnce() == 0)
             time.advance(by: 86_400)
+            // Shares bought on the ex-date, before the job runs, take no part in the dividend.
+            let owner = try #require(UserID(player.id)), id = try #require(PortfolioID(player.mainPortfolio))
+            _ = try await server.app.bullpen.portfolios.placeOrder(OrderRequest(symbol: Symbol("BLTN")!, side: .buy, quantity: 10),
+                                                                   in: id, owner: owner, idempotency: nil)
             #expect(try await job.runOnce() == 1)
             #expect(try await job.runOnce() == 0)
             let again = CorporateActionJob(store: server.store, source: source, logger: server.app.logger)
             #expect(try await again.runOnce() == 0)   // a restart finds it applied
-            let owner = try #require(UserID(player.id)), id = try #require(PortfolioID(player.mainPortfolio))
             let journal = try await server.store.currentPeriod(of: id, owner: owner).journal
             #expect(journal.filter { $0.kind == .dividend }.map(\.cashDelta) == [Money(dollars: 12)])   // 40 shares × $0.30
             try await server.expectBalanced(player, player.mainPortfolio)

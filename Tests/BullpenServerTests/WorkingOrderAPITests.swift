@@ -246,7 +246,9 @@ struct WorkingOrderAPITests {
     /// to the player, applied once); one that does not allow it refuses.
     @Test func shortSellingOnMarginOverHTTP() async throws {
         let market = try await MovableMarketData.tiny()
-        try await withServer(source: market, configure: NotificationAPITests.quiet) { server in
+        // During the session of 2024-01-03 (the pack's last): the trades come before its close.
+        let time = FixedTimeSource(TradingCalendar.instant(SessionDate(year: 2024, month: 1, day: 3), 11, 0))
+        try await withServer(time: time, source: market, configure: NotificationAPITests.quiet) { server in
             let player = try await server.register()
             let refused = try await server.order(player, "sell", 1, "MSFT")
             #expect(refused.status == 422 && refused.errorCode == "insufficient_shares")

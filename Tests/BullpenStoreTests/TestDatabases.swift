@@ -135,7 +135,7 @@ extension BullpenStore {
         let open = try await orders(of: portfolio, owner: owner, limit: 1_000, cursor: nil, open: true).items
         let stored = OrderHolds(open.compactMap { $0.working(commission: state.portfolio.rules.commission) })
         #expect(state.book.holds == stored, "holds in memory \(state.book.holds), stored \(stored)", sourceLocation: sourceLocation)
-        #expect(state.book.reservedCash <= max(state.book.cash, .zero), "held \(state.book.reservedCash) of \(state.book.cash)", sourceLocation: sourceLocation)
+        #expect(state.book.holds.cash <= max(state.book.cash, .zero), "held \(state.book.holds.cash) of \(state.book.cash)", sourceLocation: sourceLocation)
         for (symbol, shares) in stored.shares {
             #expect(shares <= state.book.quantity(of: symbol), "\(symbol): \(shares) held of \(state.book.quantity(of: symbol))",
                     sourceLocation: sourceLocation)

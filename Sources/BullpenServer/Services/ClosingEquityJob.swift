@@ -89,11 +89,23 @@ struct ClosingEquityJob: Sendable {
                     if journal.contains(where: { marginKinds.contains($0.kind) && $0.priceAsOf.map(SessionDate.init) == session }) { break }
                     let since = Margin.callSince(journal)
                     let passed = since.map { calendar.tradingDays(from: $0.adding(days: 1), through: session).count } ?? 0
+                    // The book as it stood at that close: what traded after it takes no part.
+                    let closed = calendar.sessionBounds(on: session)?.close ?? session.date
+                    var atClose = Book.replaying(journal.filter { $0.createdAt <= closed }, startingCash: state.book.startingCash)
+                    atClose.margin = rule
                     var closes: [Symbol: Price] = [:]
-                    for short in state.book.shorts {
-                        closes[short.symbol] = try await source.dailyBars(short.symbol, from: session, through: session, asOf: .replay(session.date)).last?.close
+                    for symbol in atClose.positions.keys where !symbol.isOption {
+                        closes[symbol] = try await source.dailyBars(symbol, from: session, through: session, asOf: .replay(session.date)).last?.close
                     }
-                    let actions = Margin.close(state.book, closes: closes, rule: rule, callSince: since, sessionsSince: passed)
+                    var actions = Margin.close(atClose, closes: closes, rule: rule, callSince: since, sessionsSince: passed)
+                    // A buy-back covers only what is still short now.
+                    actions = actions.map { action in
+                        guard case .liquidate(let covers) = action else { return action }
+                        return .liquidate(covers.compactMap { cover in
+                            let short = -state.book.quantity(of: cover.symbol)
+                            return short > 0 ? Margin.Cover(symbol: cover.symbol, quantity: min(short, cover.quantity), price: cover.price) : nil
+                        })
+                    }
                     guard !actions.isEmpty else { break }
                     try await store.closeMarginSession(actions, session: session, version: state.portfolio.version, in: id, owner: owner)
                     await tell(actions, owner: owner, portfolio: state.portfolio)

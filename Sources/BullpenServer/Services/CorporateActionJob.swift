@@ -46,15 +46,25 @@ actor CorporateActionJob {
             do {
                 let state = try await store.state(of: id, owner: owner)
                 let journal = try await store.currentPeriod(of: id, owner: owner).journal
+                // Applied already: this period's journal says so (by kind, symbol and ex-date).
                 let applied = Set(journal.filter { $0.kind == .split || $0.kind == .dividend }
-                    .map { "\($0.symbol?.rawValue ?? "") \($0.priceAsOf.map { SessionDate($0).description } ?? "")" })
+                    .map { "\($0.kind.rawValue) \($0.symbol?.rawValue ?? "") \($0.priceAsOf.map { SessionDate($0).description } ?? "")" })
                 var due: [CorporateActionAt] = []
-                for action in actions where !applied.contains("\(action.symbol) \(action.exDate)") {
+                for action in actions {
+                    let kind = if case .split = action.kind { JournalEntry.Kind.split } else { JournalEntry.Kind.dividend }
+                    guard !applied.contains("\(kind.rawValue) \(action.symbol) \(action.exDate)") else { continue }
+                    // The shares held when the ex-date's session opened: what moved since (trades of
+                    // that session or later, this period) takes no part.
+                    let opened = TradingCalendar().sessionBounds(on: action.exDate)?.open ?? action.exDate.date
+                    let since = journal.filter { entry in
+                        entry.symbol == action.symbol && (entry.priceAsOf.map { SessionDate($0) >= action.exDate } ?? (entry.createdAt >= opened))
+                    }.reduce(0) { $0 + $1.quantityDelta }
+                    let entitled = state.book.quantity(of: action.symbol) - since
+                    let ordered = state.working.contains { $0.symbol == action.symbol && $0.placedOn < action.exDate }
+                    guard entitled != 0 || ordered else { continue }
+                    // The ex-date's close, when the session is over (else the fraction of a split is paid at its basis).
                     let bars = try await source.dailyBars(action.symbol, from: action.exDate, through: action.exDate, asOf: .live)
-                    // The ex-date's close, or the price now while that session trades.
-                    var price = bars.first?.close
-                    if price == nil { price = try await source.quote(action.symbol, asOf: .live)?.price }
-                    due.append(CorporateActionAt(action: action, price: price))
+                    due.append(CorporateActionAt(action: action, price: bars.first?.close, entitled: entitled))
                 }
                 guard !due.isEmpty else { return 0 }
                 try await store.applyCorporateActions(due, version: state.portfolio.version, in: id, owner: owner)

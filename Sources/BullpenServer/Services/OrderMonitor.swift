@@ -25,8 +25,9 @@ actor OrderMonitor {
     private let notifier: Notifier
     private let time: any TimeSource
     private let logger: Logger
-    /// Trailing marks followed here: the best seen, and the last written.
-    private var marks: [OrderID: (best: Price, written: Price?)] = [:]
+    /// Trailing marks followed here: the best seen, the last written, and the order's quantity
+    /// then (a split changes it, and its prices: a mark from before a split is forgotten).
+    private var marks: [OrderID: (best: Price, written: Price?, quantity: Int64)] = [:]
 
     init(store: BullpenStore, source: any MarketDataSource, notifier: Notifier, time: any TimeSource, logger: Logger) {
         self.store = store
@@ -65,11 +66,11 @@ actor OrderMonitor {
         var quotes: [Symbol: Quote] = [:]
         var working = open.map(\.order).filter { !expired.contains($0.id) }
         // Marks followed here are better than the ones written: evaluate with them.
+        marks = marks.filter { id, held in working.contains { $0.id == id && $0.quantity == held.quantity } }
         for index in working.indices {
             guard let held = marks[working[index].id], let mark = working[index].waterMark else { continue }
             working[index].waterMark = working[index].side == .sell ? max(mark, held.best) : min(mark, held.best)
         }
-        marks = marks.filter { id, _ in working.contains { $0.id == id } }
         if marketOpen {
             let index = TriggerIndex(working)
             do {
@@ -92,10 +93,10 @@ actor OrderMonitor {
                 let before = working.first { $0.id == order.id }
                 if let mark = order.waterMark {
                     let written = marks[order.id]?.written ?? open.first { $0.order.id == order.id }?.order.waterMark
-                    marks[order.id] = (mark, written)
+                    marks[order.id] = (mark, written, order.quantity)
                     let moved = written.map { abs(mark.ticks - $0.ticks) * 10_000 >= $0.ticks * Self.markStep } ?? true
                     guard moved || before?.triggered != order.triggered else { continue }
-                    marks[order.id] = (mark, mark)
+                    marks[order.id] = (mark, mark, order.quantity)
                 }
                 changes.append(.init(portfolio: portfolio, owner: owner, kind: .track(order)))
             }
