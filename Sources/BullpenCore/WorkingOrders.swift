@@ -212,15 +212,6 @@ public struct WorkingOrder: Sendable, Hashable {
         }
     }
 
-    /// The limit the order fills at or better, if it has one now (a stop-limit once triggered).
-    var activeLimit: Price? {
-        switch terms.type {
-        case .limit: terms.limit
-        case .stopLimit: triggered ? terms.limit : nil
-        default: nil
-        }
-    }
-
     /// Whether `price` satisfies a limit: at or below it for a buy, at or above it for a sell.
     func satisfies(_ limit: Price, at price: Price) -> Bool {
         side == .buy ? price <= limit : price >= limit
@@ -238,8 +229,6 @@ public struct WorkingOrder: Sendable, Hashable {
         waterMark = side == .sell ? max(mark, price) : min(mark, price)
     }
 
-    /// One sentence: what the order will do.
-    public var sentence: String { OrderSentence.describe(side: side, quantity: remaining, symbol: symbol, terms: terms) }
 }
 
 /// How a working order's fill was priced, for the player.
@@ -554,13 +543,6 @@ public enum ReplayOrderEvent: Sendable, Hashable {
     /// A split or a dividend on its ex-date, before the session traded (`price`: the day's close,
     /// for a split's fraction paid in cash).
     case corporate(CorporateAction, price: Price?)
-
-    public var orderID: OrderID? {
-        switch self {
-        case .filled(_, let order), .rejected(let order, _, _), .expired(let order, _), .changed(let order): order.id
-        case .settled, .margin, .corporate: nil
-        }
-    }
 }
 
 /// Working orders as a replay's advance walks them: each session's bar evaluated for each order,

@@ -150,11 +150,6 @@ extension BullpenStore {
         return (order, book)
     }
 
-    /// Several ledger commands for working orders at once (the monitor's fills, expiries and marks).
-    func submitOrderCommands(_ commands: [LedgerCommand]) async -> [Result<LedgerResult, any Error>] {
-        await ledger.submit(commands, store: self)
-    }
-
     /// A working order the monitor evaluates: where it is, and whose it is.
     public struct OpenOrder: Sendable {
         public var portfolio: PortfolioID

@@ -40,7 +40,10 @@ struct OrderRoutes: RouteCollection {
         switch outcome {
         case .executed(let executed, let book):
             BullpenMetrics.order(side: body.side, outcome: executed.status.rawValue)
-            order = OrderDTO(executed, rules: try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules)
+            // What a working order holds depends on the rules' commission; a filled one holds nothing.
+            order = executed.status.isOpen
+                ? OrderDTO(executed, rules: try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules)
+                : OrderDTO(executed)
             if let note { order.priceNote = note }
             // Achievements are checked beside the answer, not before it.
             let notifier = req.bullpen.notifier, marketData = req.bullpen.marketData, user = caller.user
