@@ -8,12 +8,16 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Bullpen",
-    platforms: [.macOS(.v15)],
+    // The server and the CLI run on Linux and macOS 15; the `BullpenClient` SDK also on iOS, tvOS, watchOS
+    // and visionOS (it needs only Foundation and the OpenAPI runtime and URLSession transport).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "bullpen", targets: ["bullpen"]),
         .executable(name: "bullpen-bench", targets: ["bullpen-bench"]),
         .library(name: "BullpenCore", targets: ["BullpenCore"]),
         .library(name: "BullpenAPI", targets: ["BullpenAPI"]),
+        // The Swift SDK: an app adds this package by URL and depends on this product only.
+        .library(name: "BullpenClient", targets: ["BullpenClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
@@ -35,6 +39,11 @@ let package = Package(
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/onevcat/Rainbow.git", from: "4.2.2"),
     ],
     targets: [
         // The pure domain: no I/O, no Vapor, no Fluent.
@@ -94,10 +103,23 @@ let package = Package(
             resources: [.copy("Web")],
             swiftSettings: strict
         ),
+        // The Swift SDK, generated from the contract (Sources/BullpenClient/openapi.yaml is a link to
+        // BullpenAPI's) with a small hand-written client over it. Foundation and OpenAPI only.
+        .target(
+            name: "BullpenClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         .executableTarget(
             name: "bullpen",
             dependencies: [
-                "BullpenServer", "BullpenStore", "BullpenMarketData", "BullpenCore",
+                "BullpenServer", "BullpenStore", "BullpenMarketData", "BullpenCore", "BullpenClient",
+                .product(name: "Rainbow", package: "Rainbow"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -141,6 +163,18 @@ let package = Package(
             name: "BullpenStoreTests",
             dependencies: ["BullpenStore", "BullpenCore", "BullpenTestSupport", .product(name: "Logging", package: "swift-log"),
                            .product(name: "SQLKit", package: "sql-kit"), .product(name: "FluentKit", package: "fluent-kit")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BullpenClientTests",
+            dependencies: [
+                "BullpenClient", "BullpenServer", "BullpenStore", "BullpenMarketData", "BullpenCore", "BullpenTestSupport",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -41,7 +41,7 @@ public enum BullpenApp {
         let alertMonitor = marketData.map { AlertMonitor(store: store, source: $0, notifier: notifier, logger: app.logger) }
         let orderMonitor = marketData.map { OrderMonitor(store: store, source: $0, notifier: notifier, time: time, logger: app.logger) }
         app.bullpen = BullpenServices(
-            store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time),
+            store: store, marketData: marketData, tokens: AccessTokens(secret: secret, time: time, lifetime: configuration.accessTokenLifetime),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: LoginThrottle(policy: .init(perPair: configuration.loginFailuresPerPair,
                                                   perAccount: configuration.loginFailuresPerAccount,

@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     public var loginFailuresPerAccount = 10
     public var loginFailuresPerAddress = 50
     public var loginWindow: TimeInterval = 15 * 60
+    /// How long an access token lives (`BULLPEN_ACCESS_TOKEN_SECONDS`, 5 to 86400; 15 minutes).
+    public var accessTokenLifetime: TimeInterval = 15 * 60
     /// Accounts one client address may create within ``registrationWindow``
     /// (`BULLPEN_REGISTRATIONS_PER_ADDRESS`; test harnesses that create hundreds raise it).
     public var registrationsPerAddress = 30
@@ -113,7 +115,7 @@ public struct ServerConfiguration: Sendable {
         "BULLPEN_ALLOWED_ORIGINS", "BULLPEN_TRUSTED_PROXIES", "BULLPEN_REGISTRATIONS_PER_ADDRESS", "BULLPEN_MIGRATE_ON_START",
         "BULLPEN_SHUTDOWN_GRACE", "BULLPEN_SHUTDOWN_DELAY", "BULLPEN_ORDERS_PER_MINUTE", "BULLPEN_IDLE_TIMEOUT",
         "BULLPEN_CONNECTION_GUARD", "BULLPEN_HEADER_TIMEOUT", "BULLPEN_BODY_TIMEOUT", "BULLPEN_CONNECTIONS_PER_ADDRESS",
-        "BULLPEN_ALERT_INTERVAL", "BULLPEN_ORDER_INTERVAL", "BULLPEN_PUSH_SUBJECT", "BULLPEN_PUSH_HOSTS", "BULLPEN_PUSH_ALLOW_HTTP",
+        "BULLPEN_ALERT_INTERVAL", "BULLPEN_ORDER_INTERVAL", "BULLPEN_ACCESS_TOKEN_SECONDS", "BULLPEN_PUSH_SUBJECT", "BULLPEN_PUSH_HOSTS", "BULLPEN_PUSH_ALLOW_HTTP",
         "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "LOG_LEVEL", "LOG_FORMAT",
     ]
 
@@ -193,6 +195,11 @@ public struct ServerConfiguration: Sendable {
         if let seconds = environment["BULLPEN_ALERT_INTERVAL"], !seconds.isEmpty {
             if let value = Int(seconds), value >= 0 { config.alertInterval = .seconds(value) } else {
                 problems.append("BULLPEN_ALERT_INTERVAL must be a whole number of seconds (0 turns alerts off), not '\(seconds)'")
+            }
+        }
+        if let seconds = environment["BULLPEN_ACCESS_TOKEN_SECONDS"], !seconds.isEmpty {
+            if let value = Int(seconds), (5...86_400).contains(value) { config.accessTokenLifetime = TimeInterval(value) } else {
+                problems.append("BULLPEN_ACCESS_TOKEN_SECONDS must be a whole number of seconds from 5 to 86400, not '\(seconds)'")
             }
         }
         if let seconds = environment["BULLPEN_ORDER_INTERVAL"], !seconds.isEmpty {

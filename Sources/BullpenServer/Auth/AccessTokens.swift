@@ -6,7 +6,9 @@ import Synchronization
 /// Access tokens: compact JWTs signed with HMAC-SHA256. Only `HS256` is accepted (the algorithm
 /// is pinned, never read from the token), and `exp` is always checked.
 struct AccessTokens: Sendable {
-    static let lifetime: TimeInterval = 15 * 60
+    static let defaultLifetime: TimeInterval = 15 * 60
+    /// How long a token is valid: 15 minutes unless `BULLPEN_ACCESS_TOKEN_SECONDS` says otherwise.
+    let lifetime: TimeInterval
     static let issuer = "bullpen"
 
     struct Claims: Codable, Sendable, Equatable {
@@ -27,16 +29,17 @@ struct AccessTokens: Sendable {
     /// an HMAC) was the largest cost of a request. Expiry is checked at every use.
     private let verified = VerifiedTokens()
 
-    init(secret: Data, time: any TimeSource) {
+    init(secret: Data, time: any TimeSource, lifetime: TimeInterval = AccessTokens.defaultLifetime) {
         self.secret = secret
         self.time = time
+        self.lifetime = lifetime
     }
 
     /// Signs a token for `user` in `session`, valid for ``lifetime``.
     func issue(user: UserID, session: BullpenCore.SessionID) -> String {
         let now = Int64(time.now().timeIntervalSince1970)
         let claims = Claims(sub: user.description, sid: session.description, iat: now,
-                            exp: now + Int64(Self.lifetime), iss: Self.issuer)
+                            exp: now + Int64(lifetime), iss: Self.issuer)
         let header = Self.base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

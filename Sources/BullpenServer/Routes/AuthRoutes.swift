@@ -155,7 +155,7 @@ struct AuthRoutes: RouteCollection {
     private func respond(user: UserRecord, session: BullpenCore.SessionID, refresh: String, req: Request, cookie: Bool,
                          status: HTTPStatus = .ok) throws -> Response {
         let tokens = TokensDTO(accessToken: req.bullpen.tokens.issue(user: user.id, session: session),
-                               refreshToken: cookie ? nil : refresh, expiresIn: Int(AccessTokens.lifetime))
+                               refreshToken: cookie ? nil : refresh, expiresIn: Int(req.bullpen.tokens.lifetime))
         let response = try jsonResponse(AuthResponse(user: UserDTO(user), tokens: tokens), status: status)
         if cookie { RefreshCookie.set(refresh, on: response, req: req) }
         return response
