@@ -4,13 +4,42 @@ import BullpenStore
 import Foundation
 import Logging
 
-/// `bullpen`: the server and its administration.
+/// `bullpen`: the server and its administration, and a client of a server for the terminal.
 @main
 struct Bullpen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bullpen",
         abstract: "Bullpen, the stock-market simulator.",
-        subcommands: [Serve.self, Migrate.self, DataCommand.self])
+        discussion: """
+        The client commands talk to a server (--server or BULLPEN_SERVER, default http://127.0.0.1:8080).
+        Exit codes: 0 ok, 1 the API refused, 2 usage, 3 cannot reach the server, 4 not logged in.
+        """,
+        groupedSubcommands: [
+            CommandGroup(name: "Server", subcommands: [Serve.self, Migrate.self, DataCommand.self]),
+            CommandGroup(name: "Account", subcommands: [Login.self, Logout.self, WhoAmI.self]),
+            CommandGroup(name: "Portfolios", subcommands: [Portfolios.self, ShowPortfolio.self, Orders.self, History.self,
+                                                           Buy.self, Sell.self, Replay.self]),
+            CommandGroup(name: "Market", subcommands: [QuoteCommand.self, Search.self, Chart.self, Watch.self]),
+            CommandGroup(name: "Leagues", subcommands: [Leagues.self, LeaderboardCommand.self]),
+        ])
+
+    /// Parses and runs a command; a usage error exits with 2 (ArgumentParser's own is 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ClientExit.usage)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options shared by the commands that touch the data directory or the database.

@@ -55,10 +55,14 @@ struct DataCommand: AsyncParsableCommand {
 /// A progress bar on standard error: redrawn in place on a terminal, a line every 10 % otherwise.
 final class ProgressBar: Sendable {
     private let total: Int
+    private let unit: String
     private let interactive = isatty(STDERR_FILENO) == 1
     private let lastDecile = Mutex(-1)
 
-    init(total: Int) { self.total = total }
+    init(total: Int, unit: String = "files") {
+        self.total = total
+        self.unit = unit
+    }
 
     func update(_ done: Int, _ item: String) {
         lastDecile.withLock { lastDecile in draw(done, item, lastDecile: &lastDecile) }
@@ -73,7 +77,7 @@ final class ProgressBar: Sendable {
             FileHandle.standardError.write(Data(line.utf8))
         } else if Int(fraction * 10) > lastDecile {
             lastDecile = Int(fraction * 10)
-            FileHandle.standardError.write(Data("\(lastDecile * 10)% (\(done)/\(total) files)\n".utf8))
+            FileHandle.standardError.write(Data("\(lastDecile * 10)% (\(done)/\(total) \(unit))\n".utf8))
         }
     }
 

@@ -1,0 +1,94 @@
+import ArgumentParser
+import BullpenClient
+import Foundation
+
+extension TimeInForce: ExpressibleByArgument {}
+
+/// `buy` and `sell`: the preview first, then the order once confirmed.
+struct TradeOptions: ParsableArguments {
+    @Argument(help: "The symbol, e.g. AAPL.") var symbol: String
+    @Argument(help: "Whole shares.") var quantity: Int
+    @Option(help: "A limit price: the order works until the price reaches it.") var limit: String?
+    @Option(help: "A stop price: a market (or with --limit, a limit) order once the price reaches it.") var stop: String?
+    @Option(name: .customLong("time-in-force"), help: "day, gtc, ioc, fok, opg or cls.") var timeInForce: TimeInForce?
+    @Option(help: "The portfolio's name or id (Main when left out).") var portfolio: String?
+    @Flag(name: .shortAndLong, help: "Place it without asking.") var yes = false
+
+    func validate() throws {
+        if quantity < 1 { throw ValidationError("the quantity must be a whole number of shares, at least 1") }
+        for (name, value) in [("--limit", limit), ("--stop", stop)] {
+            if let value, Self.price(value) == nil { throw ValidationError("\(name) must be a price such as 12.50, not '\(value)'") }
+        }
+    }
+
+    static func price(_ text: String) -> Decimal? {
+        guard text.range(of: #"^[0-9]+(\.[0-9]{1,4})?$"#, options: .regularExpression) != nil else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    func request(_ side: OrderSide) -> OrderRequest {
+        let limitPrice = limit.flatMap(Self.price), stopPrice = stop.flatMap(Self.price)
+        let type: OrderType = switch (limitPrice, stopPrice) {
+        case (nil, nil): .market
+        case (_, nil): .limit
+        case (nil, _): .stop
+        default: .stopLimit
+        }
+        return OrderRequest(symbol: symbol.uppercased(), side: side, quantity: quantity, type: type, timeInForce: timeInForce,
+                            limitPrice: limitPrice, stopPrice: stopPrice)
+    }
+
+    func trade(_ side: OrderSide, options: ClientOptions, output: OutputOptions) async throws {
+        try await runClient {
+            let (client, _, _) = try options.client()
+            let chosen = try await choosePortfolio(client, portfolio)
+            let order = request(side)
+            let preview = try await client.preview(order, in: chosen.id)
+            if !output.json || !yes {
+                let verb = side == .buy ? "Buy" : "Sell"
+                FileHandle.standardError.write(Data("""
+                \(Terminal.bold("\(verb) \(order.quantity) \(order.symbol)")) in \(chosen.name)\(preview.summary.map { ": \($0)" } ?? "")
+                  Price     \(Format.money(preview.price))  \(Terminal.dim(preview.priceNote ?? ""))
+                  \(side == .buy ? "Cost    " : "Proceeds") \(Format.money(preview.total)) (commission \(Format.money(preview.commission)))
+                  Cash      \(Format.money(preview.cashBefore)) → \(Format.money(preview.cashAfter))
+
+                """.utf8))
+            }
+            if let problem = preview.problems.first {
+                for other in preview.problems.dropFirst() { Terminal.warn("bullpen: \(other.message) (\(other.code))") }
+                throw BullpenError.api(status: 422, code: .init(rawValue: problem.code), message: problem.message, retryAfter: nil)
+            }
+            guard yes || Terminal.confirm("Place this order?") else {
+                Terminal.warn("Not placed.")
+                return
+            }
+            let placed = try await client.placeOrder(order, in: chosen.id)
+            if output.json { return try printJSON(placed) }
+            switch placed.status {
+            case .filled:
+                print("\(side == .buy ? "Bought" : "Sold") \(placed.filledQuantity) \(placed.symbol) at \(Format.money(placed.fillPrice ?? 0)): "
+                    + "\(Format.signedMoney(placed.cashDelta)) cash.")
+            case .new, .partiallyFilled:
+                print("Working: \(placed.summary ?? "\(placed.type.rawValue) order \(placed.id)") (\(placed.id))")
+            default:
+                print("Order \(placed.status.rawValue): \(placed.reason ?? "")")
+            }
+        }
+    }
+}
+
+struct Buy: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Buy shares (shows the preview and asks unless --yes).")
+    @OptionGroup var options: ClientOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var trade: TradeOptions
+    func run() async throws { try await trade.trade(.buy, options: options, output: output) }
+}
+
+struct Sell: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Sell shares (shows the preview and asks unless --yes).")
+    @OptionGroup var options: ClientOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var trade: TradeOptions
+    func run() async throws { try await trade.trade(.sell, options: options, output: output) }
+}
