@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/onevcat/Rainbow.git", from: "4.2.2"),
+        // `swift package generate-documentation --target BullpenClient`: the SDK's DocC documentation.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // The pure domain: no I/O, no Vapor, no Fluent.

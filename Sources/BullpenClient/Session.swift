@@ -36,6 +36,10 @@ actor TokenSession {
         }
     }
 
+    /// Moves the local idea of when the access token expires (tests: to reach the renewal paths
+    /// without waiting, or to send a token the server will refuse).
+    func setLocalExpiry(_ date: Date) { expiresAt = date }
+
     private func refreshed(_ tokens: Components.Schemas.Tokens) {
         refreshCount += 1
         store(tokens)

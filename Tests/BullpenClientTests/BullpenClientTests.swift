@@ -11,7 +11,7 @@ import Synchronization
 import Testing
 @testable import BullpenClient
 
-@Suite("Swift SDK against the real server", .enabled(if: RealPack.available))
+@Suite("Swift SDK against the real server", .enabled(if: RealPack.available), .serialized)
 struct BullpenClientTests {
     static let password = "a long enough passphrase"
 
@@ -145,13 +145,13 @@ struct BullpenClientTests {
     }
 
     @Test func anExpiredTokenIsRenewedOnceForCallsThatNeedItTogether() async throws {
-        try await withClientServer(configure: { $0.accessTokenLifetime = 2 }) { server in
+        try await withClientServer { server in
             let saved = Mutex<[String?]>([])
             let client = BullpenClient(server: server.url) { token in saved.withLock { $0.append(token) } }
             try await client.register(username: uniqueName("ttl"), password: Self.password)
-            try await Task.sleep(for: .milliseconds(2_200))
+            await client.session.setLocalExpiry(.distantPast)
             // Eight calls at once find the token expired; a refresh token works once, so a second
-            // refresh would end the session and fail them.
+            // renewal would end the session and fail them.
             let equities = try await withThrowingTaskGroup(of: Decimal.self) { group in
                 for _ in 0..<8 { group.addTask { try await client.portfolios()[0].equity } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -163,13 +163,32 @@ struct BullpenClientTests {
             // The saved token lets the next launch go on without logging in.
             let next = BullpenClient(server: server.url, refreshToken: try #require(tokens.last ?? nil))
             #expect(try await next.portfolios().count == 1)
-            // Once its access token expires, the first client presents the refresh token `next` used:
-            // the server ends the whole session, and the client says to log in again.
-            try await Task.sleep(for: .milliseconds(2_200))
+            // The first client then presents the refresh token `next` used: the server ends the whole
+            // session, and the client says to log in again.
+            await client.session.setLocalExpiry(.distantPast)
             let reused = await #expect(throws: BullpenError.self) { try await client.portfolios() }
             #expect(reused?.code == .refreshTokenReused && reused?.needsLogin == true)
             #expect(await !client.isLoggedIn)
             #expect(saved.withLock { $0.last } == .some(nil))
+        }
+    }
+
+    @Test func aTokenTheServerNoLongerTakesIsRenewedAndTheCallSentAgain() async throws {
+        try await withClientServer(configure: { $0.accessTokenLifetime = 2 }) { server in
+            let client = BullpenClient(server: server.url)
+            try await client.register(username: uniqueName("late"), password: Self.password)
+            // The client believes its token good for an hour; the server's clock says it expired.
+            await client.session.setLocalExpiry(Date().addingTimeInterval(3_600))
+            try await Task.sleep(for: .milliseconds(2_200))
+            let main = try await client.portfolios()[0]
+            #expect(await client.session.refreshCount == 1)
+            // An order sent with the refused token goes again, once, with the new one.
+            await client.session.setLocalExpiry(Date().addingTimeInterval(3_600))
+            try await Task.sleep(for: .milliseconds(2_200))
+            let order = try await client.placeOrder(.buy("AAPL", 2), in: main.id)
+            let renewals = await client.session.refreshCount
+            #expect(order.status == .filled && renewals == 2)
+            #expect(try await client.positions(in: main.id).first?.quantity == 2)
         }
     }
 

@@ -119,10 +119,13 @@ struct RequestRulesTests {
         #expect(pushing.alertInterval == .zero && pushing.pushSubject == "mailto:ops@school.example"
                 && pushing.pushHosts == ["push.example", "fcm.googleapis.com"] && pushing.pushAllowHTTP)
         #expect(defaults.alertInterval == .seconds(5) && defaults.pushHosts == PushSender.defaultHosts && !defaults.pushAllowHTTP)
+        let shortLived = try ServerConfiguration.fromEnvironment(["BULLPEN_ACCESS_TOKEN_SECONDS": "5"])
+        #expect(defaults.accessTokenLifetime == 900 && shortLived.accessTokenLifetime == 5)
         for (name, value) in [("BULLPEN_ORDERS_PER_MINUTE", "-1"), ("BULLPEN_IDLE_TIMEOUT", "0"), ("BULLPEN_SHUTDOWN_GRACE", "x"),
                               ("BULLPEN_CONNECTION_GUARD", "maybe"), ("BULLPEN_HEADER_TIMEOUT", "0"), ("BULLPEN_BODY_TIMEOUT", "1.5"),
                               ("BULLPEN_CONNECTIONS_PER_ADDRESS", "-3"), ("BULLPEN_ALERT_INTERVAL", "soon"),
-                              ("BULLPEN_PUSH_SUBJECT", "bob@example.com")] {
+                              ("BULLPEN_PUSH_SUBJECT", "bob@example.com"), ("BULLPEN_ACCESS_TOKEN_SECONDS", "4"),
+                              ("BULLPEN_ACCESS_TOKEN_SECONDS", "90000")] {
             #expect(throws: ConfigurationError.self, "\(name)=\(value)") { try ServerConfiguration.fromEnvironment([name: value]) }
         }
     }
