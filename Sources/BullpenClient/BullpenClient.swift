@@ -39,20 +39,37 @@ public final class BullpenClient: Sendable {
     ///   - onRefreshTokenChange: Called with each new refresh token, and with nil when the session ends.
     public convenience init(server: URL, refreshToken: String? = nil, urlSession: URLSession = .shared,
                             onRefreshTokenChange: (@Sendable (String?) -> Void)? = nil) {
-        self.init(server: server, refreshToken: refreshToken, urlSession: urlSession,
-                  transport: URLSessionTransport(configuration: .init(session: urlSession)),
-                  onRefreshTokenChange: onRefreshTokenChange)
+        var onTokensChange: (@Sendable (SessionTokens?) -> Void)?
+        if let onRefreshTokenChange {
+            onTokensChange = { tokens in onRefreshTokenChange(tokens?.refreshToken) }
+        }
+        self.init(server: server, tokens: refreshToken.map { SessionTokens(refreshToken: $0) }, urlSession: urlSession,
+                  onTokensChange: onTokensChange)
+    }
+
+    /// A client that goes on with saved tokens, access token included (several processes of one user
+    /// can then share a session without each renewing it).
+    ///
+    /// - Parameters:
+    ///   - server: The server's base URL.
+    ///   - tokens: The tokens saved from ``onTokensChange``.
+    ///   - urlSession: The session requests go through.
+    ///   - onTokensChange: Called with the tokens after each login and renewal, and with nil when the session ends.
+    public convenience init(server: URL, tokens: SessionTokens?, urlSession: URLSession = .shared,
+                            onTokensChange: (@Sendable (SessionTokens?) -> Void)?) {
+        self.init(server: server, tokens: tokens, urlSession: urlSession,
+                  transport: URLSessionTransport(configuration: .init(session: urlSession)), onTokensChange: onTokensChange)
     }
 
     /// A client over any transport (tests put one that loses answers between the client and the server).
-    init(server: URL, refreshToken: String?, urlSession: URLSession, transport: any ClientTransport,
-         onRefreshTokenChange: (@Sendable (String?) -> Void)?) {
+    init(server: URL, tokens: SessionTokens?, urlSession: URLSession, transport: any ClientTransport,
+         onTokensChange: (@Sendable (SessionTokens?) -> Void)?) {
         self.server = server
         self.urlSession = urlSession
         let configuration = Configuration(dateTranscoder: .iso8601)
         let anonymous = Client(serverURL: server, configuration: configuration, transport: transport,
                                middlewares: [ErrorMiddleware(), RetryMiddleware()])
-        let session = TokenSession(refreshToken: refreshToken, onChange: onRefreshTokenChange) { token in
+        let session = TokenSession(tokens: tokens, onChange: onTokensChange) { token in
             try await anonymous.refresh(body: .json(.init(refreshToken: token))).ok.body.json.tokens
         }
         self.anonymous = anonymous
@@ -72,7 +89,7 @@ public final class BullpenClient: Sendable {
     @discardableResult
     public func register(username: String, password: String) async throws -> User {
         let answer = try await call { try await anonymous.register(body: .json(.init(username: username, password: password))).created.body.json }
-        await session.store(answer.tokens)
+        await session.start(answer.tokens)
         return User(answer.user)
     }
 
@@ -80,7 +97,7 @@ public final class BullpenClient: Sendable {
     @discardableResult
     public func login(username: String, password: String) async throws -> User {
         let answer = try await call { try await anonymous.login(body: .json(.init(username: username, password: password))).ok.body.json }
-        await session.store(answer.tokens)
+        await session.start(answer.tokens)
         return User(answer.user)
     }
 
@@ -105,6 +122,16 @@ public final class BullpenClient: Sendable {
 
     /// The current refresh token, to save for the next launch.
     public var refreshToken: String? { get async { await session.refreshToken } }
+
+    /// The session's tokens as they stand, to save.
+    public var tokens: SessionTokens? { get async { await session.saved } }
+
+    /// Renews the access token now if it expired (or is about to), so that the calls that follow do
+    /// not: a program that shares saved tokens between processes calls it while it holds its lock.
+    public func renewIfNeeded() async throws {
+        try await requireSession()
+        _ = try await call { try await session.currentToken() }
+    }
 
     func requireSession() async throws {
         if await !session.isLoggedIn { throw BullpenError.notLoggedIn }
@@ -179,12 +206,10 @@ public final class BullpenClient: Sendable {
     /// What an order would do, computed by the engine that executes orders, without placing it.
     public func preview(_ order: OrderRequest, in portfolioID: String) async throws -> OrderPreview {
         try await requireSession()
-        let body = Components.Schemas.OrderPreviewRequest(
-            symbol: order.symbol, side: .init(rawValue: order.side.rawValue)!, quantity: order.quantity,
-            _type: .init(rawValue: order.type.rawValue), clientOrderId: order.clientOrderId,
-            timeInForce: order.timeInForce.flatMap { .init(rawValue: $0.rawValue) },
-            limitPrice: order.limitPrice.map(Money.request), stopPrice: order.stopPrice.map(Money.request),
-            trailPrice: order.trailPrice.map(Money.request), trailPercent: order.trailPercent.map(Money.request))
+        // The preview takes the same body as the order (the contract's two schemas have the same fields).
+        let body = try await call {
+            try JSONDecoder().decode(Components.Schemas.OrderPreviewRequest.self, from: JSONEncoder().encode(order.wire))
+        }
         return try await call { try OrderPreview(try await api.previewOrder(path: .init(id: portfolioID), body: .json(body)).ok.body.json) }
     }
 
@@ -194,12 +219,7 @@ public final class BullpenClient: Sendable {
     /// the call is sent again, or the session is renewed in between, the server still executes it once.
     public func placeOrder(_ order: OrderRequest, in portfolioID: String, idempotencyKey: String? = nil) async throws -> Order {
         try await requireSession()
-        let body = Components.Schemas.PlaceOrderRequest(
-            symbol: order.symbol, side: .init(rawValue: order.side.rawValue)!, quantity: order.quantity,
-            _type: .init(rawValue: order.type.rawValue), clientOrderId: order.clientOrderId,
-            timeInForce: order.timeInForce.flatMap { .init(rawValue: $0.rawValue) },
-            limitPrice: order.limitPrice.map(Money.request), stopPrice: order.stopPrice.map(Money.request),
-            trailPrice: order.trailPrice.map(Money.request), trailPercent: order.trailPercent.map(Money.request))
+        let body = order.wire
         let key = idempotencyKey ?? UUID().uuidString
         return try await call {
             try Order(try await api.placeOrder(path: .init(id: portfolioID), headers: .init(idempotencyKey: key), body: .json(body)).created.body.json)
@@ -338,6 +358,18 @@ public final class BullpenClient: Sendable {
             try Leaderboard(try await api.leagueLeaderboard(path: .init(leagueId: leagueID),
                                                             query: .init(metric: metric.flatMap { .init(rawValue: $0.rawValue) })).ok.body.json)
         }
+    }
+}
+
+extension OrderRequest {
+    /// The order as the contract's request body.
+    var wire: Components.Schemas.PlaceOrderRequest {
+        Components.Schemas.PlaceOrderRequest(
+            symbol: symbol, side: side == .buy ? .buy : .sell, quantity: quantity,
+            _type: .init(rawValue: type.rawValue), clientOrderId: clientOrderId,
+            timeInForce: timeInForce.flatMap { .init(rawValue: $0.rawValue) },
+            limitPrice: limitPrice.map(Money.request), stopPrice: stopPrice.map(Money.request),
+            trailPrice: trailPrice.map(Money.request), trailPercent: trailPercent.map(Money.request))
     }
 }
 

@@ -155,9 +155,23 @@ final class WebSocketConnection: Sendable {
             @unknown default: return nil
             }
         } catch {
-            if task.closeCode != .invalid { return nil }
-            throw bullpenError(error)
+            switch task.closeCode {
+            case .normalClosure: return nil
+            case .invalid: throw bullpenError(error)
+            default:
+                throw WebSocketConnection.closedError(code: task.closeCode.rawValue,
+                                                      reason: task.closeReason.map { String(decoding: $0, as: UTF8.self) } ?? "")
+            }
         }
+    }
+
+    /// The server ended the stream other than normally: 1001 when it shuts down, 1008 when the
+    /// client read too slowly, 1009 for a message too large.
+    static func closedError(code: Int, reason: String) -> BullpenError {
+        let why = reason.isEmpty ? "" : ": \(reason)"
+        return code == 1001 ? .cannotConnect("the server closed the stream, going away (1001)\(why)")
+            : .api(status: 400, code: .init(rawValue: "stream_closed_\(code)"), message: "The server closed the stream (\(code))\(why).",
+                   retryAfter: nil)
     }
 
     func close() {

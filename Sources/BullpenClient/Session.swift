@@ -2,50 +2,80 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
+/// A session's tokens, to keep between launches (in the keychain, or a file only its owner reads).
+///
+/// The refresh token is what matters: with it the client gets new access tokens. Keeping the access
+/// token and its expiry too lets the next launch (or another process of the same user) use it
+/// without a renewal while it lasts.
+public struct SessionTokens: Sendable, Hashable, Codable {
+    /// The refresh token (it works once; each renewal gives a new one).
+    public var refreshToken: String
+    /// The access token, if one is known.
+    public var accessToken: String?
+    /// When the client will stop using the access token (a little before the server would refuse it).
+    public var accessTokenExpires: Date?
+
+    /// Tokens from their parts.
+    public init(refreshToken: String, accessToken: String? = nil, accessTokenExpires: Date? = nil) {
+        self.refreshToken = refreshToken
+        self.accessToken = accessToken
+        self.accessTokenExpires = accessTokenExpires
+    }
+}
+
 /// The tokens of one logged-in session, and the one refresh in flight.
 ///
 /// Refresh tokens work once: two calls that found the access token expired at the same moment must
-/// share one refresh, or the second would present a used token and end the session.
+/// share one refresh, or the second would present a used token and end the session. A login, a
+/// logout or a session that ended moves the epoch on: a refresh that was in flight then changes nothing.
 actor TokenSession {
     private(set) var accessToken: String?
     private(set) var refreshToken: String?
     private var expiresAt: Date?
     private var refreshing: Task<String, any Error>?
+    private var epoch = 0
     private let refresher: @Sendable (String) async throws -> Components.Schemas.Tokens
-    private let onChange: (@Sendable (String?) -> Void)?
+    private let onChange: (@Sendable (SessionTokens?) -> Void)?
     /// How many refreshes this session made (tests read it).
     private(set) var refreshCount = 0
 
-    init(refreshToken: String?, onChange: (@Sendable (String?) -> Void)?,
+    init(tokens: SessionTokens?, onChange: (@Sendable (SessionTokens?) -> Void)?,
          refresher: @escaping @Sendable (String) async throws -> Components.Schemas.Tokens) {
-        self.refreshToken = refreshToken
+        refreshToken = tokens?.refreshToken
+        accessToken = tokens?.accessToken
+        expiresAt = tokens?.accessTokenExpires
         self.onChange = onChange
         self.refresher = refresher
     }
 
     var isLoggedIn: Bool { accessToken != nil || refreshToken != nil }
 
-    func store(_ tokens: Components.Schemas.Tokens) {
+    /// The tokens as they stand, to save.
+    var saved: SessionTokens? {
+        refreshToken.map { SessionTokens(refreshToken: $0, accessToken: accessToken, accessTokenExpires: expiresAt) }
+    }
+
+    /// Tokens of a new session (a login): whatever was in flight for the old one no longer counts.
+    func start(_ tokens: Components.Schemas.Tokens) {
+        epoch += 1
+        store(tokens)
+    }
+
+    private func store(_ tokens: Components.Schemas.Tokens) {
         accessToken = tokens.accessToken
         // A token is renewed a little before the server would refuse it: a fifth of its life, at most 5 s.
         let margin = min(5, Double(tokens.expiresIn) / 5)
         expiresAt = Date().addingTimeInterval(Double(tokens.expiresIn) - margin)
-        if let refresh = tokens.refreshToken {
-            refreshToken = refresh
-            onChange?(refresh)
-        }
+        if let refresh = tokens.refreshToken { refreshToken = refresh }
+        onChange?(saved)
     }
 
     /// Moves the local idea of when the access token expires (tests: to reach the renewal paths
     /// without waiting, or to send a token the server will refuse).
     func setLocalExpiry(_ date: Date) { expiresAt = date }
 
-    private func refreshed(_ tokens: Components.Schemas.Tokens) {
-        refreshCount += 1
-        store(tokens)
-    }
-
     func clear() {
+        epoch += 1
         let had = refreshToken != nil
         accessToken = nil
         refreshToken = nil
@@ -68,19 +98,26 @@ actor TokenSession {
         if let token = accessToken, token != stale, let expiresAt, Date() < expiresAt { return token }
         guard let refreshToken else { throw BullpenError.notLoggedIn }
         let refresher = self.refresher
+        let started = epoch
         let task = Task<String, any Error> {
-            let tokens = try await bullpenCall { try await refresher(refreshToken) }
-            self.refreshed(tokens)
-            return tokens.accessToken
+            do {
+                let tokens = try await bullpenCall { try await refresher(refreshToken) }
+                // A login or a logout while the refresh was out: the session it renewed is not this one.
+                guard self.epoch == started else {
+                    guard let current = self.accessToken else { throw BullpenError.notLoggedIn }
+                    return current
+                }
+                self.refreshCount += 1
+                self.store(tokens)
+                return tokens.accessToken
+            } catch let error as BullpenError where error.needsLogin {
+                if self.epoch == started { self.clear() }
+                throw error
+            }
         }
         refreshing = task
         defer { refreshing = nil }
-        do {
-            return try await task.value
-        } catch let error as BullpenError where error.needsLogin {
-            clear()
-            throw error
-        }
+        return try await task.value
     }
 }
 
@@ -100,6 +137,12 @@ struct AuthMiddleware: ClientMiddleware {
         authorized.headerFields[.authorization] = "Bearer \(token)"
         let (response, responseBody) = try await next(authorized, body, baseURL)
         guard response.status == .unauthorized, await session.refreshToken != nil else { return (response, responseBody) }
+        // Only a token the server no longer takes is renewed; a wrong password (401 too) is answered as is.
+        var data = Data()
+        if let responseBody { data = try await Data(collecting: responseBody, upTo: 1 << 20) }
+        guard ErrorMiddleware.error(status: 401, body: data, retryAfter: nil).code == .unauthorized else {
+            return (response, HTTPBody(data))
+        }
         let fresh = try await session.refresh(replacing: token)
         authorized.headerFields[.authorization] = "Bearer \(fresh)"
         return try await next(authorized, body, baseURL)

@@ -7,10 +7,11 @@ import Glibc
 /// libcurl" there). Plain `ws://` only; text messages; answers pings; reads run on their own thread so
 /// that a waiting read never holds a thread of Swift's cooperative pool.
 final class SocketWebSocket: @unchecked Sendable {
-    // `fd` never changes; `closed` and the reader's buffer are touched under `lock` or on `reader` only.
+    // `fd` never changes; `closed` is touched under `stateLock`, writes under `writeLock`, the buffer on `reader` only.
     private let fd: Int32
     private let reader = DispatchQueue(label: "bullpen.websocket.reader")
-    private let lock = NSLock()
+    private let stateLock = NSLock()
+    private let writeLock = NSLock()
     private var closed = false
     private var buffer: [UInt8] = []
     static let maximumMessage = 1 << 20
@@ -72,7 +73,10 @@ final class SocketWebSocket: @unchecked Sendable {
         var nonce = [UInt8](repeating: 0, count: 16)
         for index in nonce.indices { nonce[index] = UInt8.random(in: 0...255) }
         let key = Data(nonce).base64EncodedString()
-        let request = "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        setTimeout(seconds: 10)
+        defer { setTimeout(seconds: 0) }
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let request = "GET \(target) HTTP/1.1\r\nHost: \(authority)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nUser-Agent: BullpenClient\r\n\r\n"
         try write(Array(request.utf8))
         // The answer's head, then (for a refusal) its body.
@@ -117,8 +121,8 @@ final class SocketWebSocket: @unchecked Sendable {
         let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
         frame += mask
         for (index, byte) in payload.enumerated() { frame.append(byte ^ mask[index % 4]) }
-        lock.lock()
-        defer { lock.unlock() }
+        writeLock.lock()
+        defer { writeLock.unlock() }
         try write(frame)
     }
 
@@ -135,7 +139,10 @@ final class SocketWebSocket: @unchecked Sendable {
         var message = [UInt8]()
         while true {
             let first: UInt8
-            do { first = try readByte() } catch { return nil }
+            do { first = try readByte() } catch {
+                if closedHere { return nil }
+                throw error
+            }
             let second = try readByte()
             var length = UInt64(second & 0x7F)
             if length == 126 { length = UInt64(try readByte()) << 8 | UInt64(try readByte()) }
@@ -148,7 +155,10 @@ final class SocketWebSocket: @unchecked Sendable {
             switch opcode {
             case 0x8:
                 try? sendFrame(opcode: 0x8, payload: Array(payload.prefix(2)))
-                return nil
+                let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
+                if code == 1000 || closedHere { return nil }
+                let reason = String(decoding: payload.dropFirst(2), as: UTF8.self)
+                throw WebSocketConnection.closedError(code: code, reason: reason)
             case 0x9:
                 try sendFrame(opcode: 0xA, payload: payload)
             case 0xA:
@@ -188,11 +198,24 @@ final class SocketWebSocket: @unchecked Sendable {
 
     /// Ends the connection: a waiting read returns nil.
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return }
+        stateLock.lock()
+        let first = !closed
         closed = true
-        shutdown(fd, Int32(SHUT_RDWR))
+        stateLock.unlock()
+        if first { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    private var closedHere: Bool {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        return closed
+    }
+
+    /// Reads and writes of the handshake give up after `seconds` (0: never, for the stream itself).
+    private func setTimeout(seconds: Int) {
+        var time = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 }
 

@@ -182,16 +182,38 @@ def test_trading_flow_matches_the_api(server):
     assert [p["id"] for p in listing] == [p["id"] for p in player.api("/api/v1/portfolios")["portfolios"]]
 
 
+def saved_tokens(player):
+    entry = json.load(open(player.session_file))[player.server.url]
+    return entry["refreshToken"], entry.get("accessToken")
+
+
 def test_an_expired_session_is_renewed_silently(server):
     player = Player(server).register()
-    before = json.load(open(player.session_file))[server.url]["refreshToken"]
+    before = saved_tokens(player)
+    assert before[1], "the access token is kept while it lasts"
+    # While the access token lasts, commands use it: nothing is renewed.
+    assert player.json("portfolios")[0]["name"] == "Main"
+    assert saved_tokens(player) == before
     time.sleep(TOKEN_SECONDS + 1)
     assert player.json("portfolios")[0]["name"] == "Main"
+    after = saved_tokens(player)
+    assert after[0] != before[0] and after[1] != before[1]
     # The next run presents the new refresh token (the old one would end the session).
-    after = json.load(open(player.session_file))[server.url]["refreshToken"]
-    assert after != before
     time.sleep(TOKEN_SECONDS + 1)
     assert player.ok("whoami").returncode == 0
+    assert saved_tokens(player)[0] not in (before[0], after[0])
+
+
+def test_commands_run_at_once_share_one_renewal(server):
+    player = Player(server).register()
+    time.sleep(TOKEN_SECONDS + 1)
+    # Four commands find the access token expired together; a refresh token works once, so a second
+    # renewal would end the session for all of them.
+    runs = [subprocess.Popen([BINARY, command, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=player.env)
+            for command in ("portfolios", "orders", "whoami", "leagues")]
+    results = [(run.wait(timeout=120), run.stdout.read(), run.stderr.read()) for run in runs]
+    assert [code for code, _, _ in results] == [0, 0, 0, 0], results
+    assert player.ok("portfolio").returncode == 0
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(server):

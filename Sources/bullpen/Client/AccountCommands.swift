@@ -13,7 +13,7 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, file, key) = try options.client()
+            let (client, file, key) = try await options.client(renew: false)
             var name = username
             if name == nil {
                 FileHandle.standardError.write(Data("Username: ".utf8))
@@ -24,8 +24,9 @@ struct Login: AsyncParsableCommand {
             guard let password = secret, !password.isEmpty else { throw ValidationError("a password is needed") }
             let user = register ? try await client.register(username: name, password: password)
                                 : try await client.login(username: name, password: password)
-            guard let token = await client.refreshToken else { throw BullpenError.notLoggedIn }
-            try file.save(.init(username: user.username, refreshToken: token), for: key)
+            guard let tokens = await client.tokens else { throw BullpenError.notLoggedIn }
+            try file.save(.init(username: user.username, refreshToken: tokens.refreshToken, accessToken: tokens.accessToken,
+                                accessTokenExpires: tokens.accessTokenExpires), for: key)
             print("Logged in to \(key) as \(Terminal.bold(user.username)).")
         }
     }
@@ -38,7 +39,7 @@ struct Logout: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, file, key) = try options.client()
+            let (client, file, key) = try await options.client(renew: false)
             guard file.entry(for: key) != nil else {
                 print("Not logged in to \(key).")
                 return
@@ -62,7 +63,7 @@ struct WhoAmI: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, key) = try options.client()
+            let (client, _, key) = try await options.client()
             let user = try await client.me()
             if output.json { return try printJSON(user) }
             print("\(Terminal.bold(user.username)) on \(key)")

@@ -11,14 +11,24 @@ enum ClientExit {
 }
 
 /// Where the CLI keeps its sessions: `$XDG_CONFIG_HOME/bullpen/session.json` (or `~/.config/bullpen`),
-/// readable by its owner only (0600), one refresh token per server.
+/// readable by its owner only (0600, in a 0700 folder), one session per server: the refresh token, and
+/// the access token while it lasts, so that commands run one after another (or at once) share it.
+/// A refresh token works once: renewals happen under an exclusive lock on `session.lock`, after
+/// reading the file again, so that two commands never present the same one.
 struct SessionFile: Sendable {
     struct Entry: Codable, Sendable {
         var username: String
         var refreshToken: String
+        var accessToken: String?
+        var accessTokenExpires: Date?
+
+        var tokens: SessionTokens {
+            SessionTokens(refreshToken: refreshToken, accessToken: accessToken, accessTokenExpires: accessTokenExpires)
+        }
     }
 
     let url: URL
+    var directory: URL { url.deletingLastPathComponent() }
 
     static var standard: SessionFile {
         let environment = ProcessInfo.processInfo.environment
@@ -27,31 +37,59 @@ struct SessionFile: Sendable {
         return SessionFile(url: base.appendingPathComponent("bullpen").appendingPathComponent("session.json"))
     }
 
+    static var coder: (JSONEncoder, JSONDecoder) {
+        let encoder = JSONEncoder(), decoder = JSONDecoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .iso8601
+        return (encoder, decoder)
+    }
+
     func load() -> [String: Entry] {
         guard let data = try? Data(contentsOf: url) else { return [:] }
-        return (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
+        return (try? Self.coder.1.decode([String: Entry].self, from: data)) ?? [:]
     }
 
     func entry(for server: String) -> Entry? { load()[server] }
 
-    /// Saves (or with nil, forgets) the session of `server`; the file is written whole and renamed into place.
+    private func makeDirectory() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(directory.path, 0o700)
+    }
+
+    /// Saves (or with nil, forgets) the session of `server`. The file is written whole to a new file
+    /// created 0600, synced, and renamed into place: a reader sees the old file or the new one.
     func save(_ entry: Entry?, for server: String) throws {
         var all = load()
         all[server] = entry
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let temporary = directory.appendingPathComponent(".session-\(UUID().uuidString).json")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: try encoder.encode(all),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+        try makeDirectory()
+        let data = try Self.coder.0.encode(all)
+        let temporary = directory.appendingPathComponent(".session-\(UUID().uuidString).json").path
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else { throw Self.failure("cannot create \(temporary)") }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == data.count, synced, rename(temporary, url.path) == 0 else {
+            let error = Self.failure("cannot save \(url.path)")
+            unlink(temporary)
+            throw error
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot save \(url.path): \(reason)"])
-        }
+    }
+
+    /// Runs `body` holding the exclusive lock of the session file (waiting for another command's).
+    func locked<T>(_ body: () async throws -> T) async throws -> T {
+        try makeDirectory()
+        let fd = open(directory.appendingPathComponent("session.lock").path, O_CREAT | O_RDWR, 0o600)
+        guard fd >= 0 else { throw Self.failure("cannot open the session lock in \(directory.path)") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw Self.failure("cannot lock the session") }
+        defer { flock(fd, LOCK_UN) }
+        return try await body()
+    }
+
+    static func failure(_ what: String) -> any Error {
+        CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
     }
 }
 
@@ -72,17 +110,30 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    /// A client with the saved session of this server; each new refresh token is saved as it comes.
-    func client() throws -> (BullpenClient, SessionFile, String) {
+    /// A client with the saved session of this server; the tokens are saved again each time they change.
+    /// With `renew`, an expired access token is renewed first, under the session file's lock.
+    func client(renew: Bool = true) async throws -> (BullpenClient, SessionFile, String) {
         let url = try serverURL
         let key = url.absoluteString
         let file = SessionFile.standard
-        let saved = file.entry(for: key)
-        let name = saved?.username ?? ""
-        let client = BullpenClient(server: url, refreshToken: saved?.refreshToken) { token in
-            try? file.save(token.map { SessionFile.Entry(username: name, refreshToken: $0) }, for: key)
+        let make = { (saved: SessionFile.Entry?) in
+            BullpenClient(server: url, tokens: saved?.tokens) { tokens in
+                do {
+                    try file.save(tokens.map { SessionFile.Entry(username: saved?.username ?? "", refreshToken: $0.refreshToken,
+                                                                accessToken: $0.accessToken, accessTokenExpires: $0.accessTokenExpires) },
+                                  for: key)
+                } catch {
+                    Terminal.warn("bullpen: the session could not be saved: \(error.localizedDescription)")
+                }
+            }
         }
-        return (client, file, key)
+        guard renew, file.entry(for: key) != nil else { return (make(file.entry(for: key)), file, key) }
+        return try await file.locked {
+            // Read again under the lock: another command may have renewed the session meanwhile.
+            let client = make(file.entry(for: key))
+            try await client.renewIfNeeded()
+            return (client, file, key)
+        }
     }
 }
 

@@ -16,7 +16,7 @@ struct QuoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client(renew: false)
             let list = try await client.quotes(symbols.map { $0.uppercased() })
             if output.json { try printJSON(list) } else if !list.quotes.isEmpty {
                 var table = Table([.init(title: "Symbol"), .init(title: "Price", right: true), .init(title: "Change", right: true),
@@ -48,7 +48,7 @@ struct Search: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client(renew: false)
             let found = try await client.search(text, limit: limit)
             if output.json { return try printJSON(found) }
             guard !found.isEmpty else { return print("Nothing matches '\(text)'.") }
@@ -83,7 +83,7 @@ struct Chart: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client(renew: false)
             let series = try await client.bars(symbol.uppercased(), range: range)
             if output.json { return try printJSON(series) }
             guard let first = series.bars.first, let last = series.bars.last else { return print("No prices for \(series.symbol).") }
@@ -111,7 +111,7 @@ struct Watch: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             var seen = 0
             for try await event in client.quoteStream(symbols: symbols.map { $0.uppercased() }) {
                 switch event {

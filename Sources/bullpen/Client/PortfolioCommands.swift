@@ -10,7 +10,7 @@ struct Portfolios: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             let all = try await client.portfolios()
             if output.json { return try printJSON(all) }
             var table = Table([.init(title: "Name"), .init(title: "Kind"), .init(title: "Equity", right: true),
@@ -44,7 +44,7 @@ struct ShowPortfolio: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             let portfolio = try await choosePortfolio(client, name)
             let positions = try await client.positions(in: portfolio.id)
             if output.json { return try printJSON(Both(portfolio: portfolio, positions: positions)) }
@@ -90,7 +90,7 @@ struct Orders: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             let chosen = try await choosePortfolio(client, portfolio)
             let orders = try await client.orders(in: chosen.id, filter: open ? .open : .all, limit: limit)
             if output.json { return try printJSON(orders) }
@@ -124,7 +124,7 @@ struct History: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             let chosen = try await choosePortfolio(client, portfolio)
             if csv { return print(try await client.activitiesCSV(in: chosen.id), terminator: "") }
             var activities: [Activity] = []

@@ -33,7 +33,7 @@ struct Replay: AsyncParsableCommand {
 
         func run() async throws {
             try await runClient {
-                let (client, _, _) = try options.client()
+                let (client, _, _) = try await options.client()
                 let replay = try await client.createReplay(name: name, start: start, scenario: scenario,
                                                            startingCash: cash.flatMap(TradeOptions.price))
                 if output.json { return try printJSON(replay) }
@@ -50,7 +50,7 @@ struct Replay: AsyncParsableCommand {
 
         func run() async throws {
             try await runClient {
-                let (client, _, _) = try options.client()
+                let (client, _, _) = try await options.client()
                 let replays = try await client.portfolios().filter(\.isReplay)
                 if output.json { return try printJSON(replays) }
                 guard !replays.isEmpty else { return print("No replays yet: `bullpen replay new --start 2008-09`.") }
@@ -80,7 +80,7 @@ struct Replay: AsyncParsableCommand {
 
         func run() async throws {
             try await runClient {
-                let (client, _, _) = try options.client()
+                let (client, _, _) = try await options.client()
                 let replay = try await Replay.choose(client, portfolio)
                 let bar = days > Self.step && !output.json ? ProgressBar(total: days, unit: "days") : nil
                 var moved = 0
@@ -111,7 +111,7 @@ struct Replay: AsyncParsableCommand {
 
         func run() async throws {
             try await runClient {
-                let (client, _, _) = try options.client()
+                let (client, _, _) = try await options.client()
                 let scenarios = try await client.scenarios()
                 if output.json { return try printJSON(scenarios) }
                 var table = Table([.init(title: "Id"), .init(title: "Name"), .init(title: "Kind"), .init(title: "From"), .init(title: "To")])
@@ -131,7 +131,7 @@ struct Leagues: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             let leagues = try await client.leagues()
             if output.json { return try printJSON(leagues) }
             guard !leagues.isEmpty else { return print("You are in no league yet (join one in the web app).") }
@@ -157,7 +157,7 @@ struct LeaderboardCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             let mine = try await client.leagues()
             let known = mine + (try await client.publicLeagues()).filter { league in !mine.contains { $0.id == league.id } }
             guard let chosen = known.first(where: { $0.id == league || $0.name.lowercased() == league.lowercased() }) else {

@@ -4,6 +4,9 @@ import Rainbow
 import Glibc
 #endif
 
+/// The terminal's settings while a password is asked, for the SIGINT handler to put back.
+nonisolated(unsafe) private var terminalBeforePrompt = termios()
+
 /// What the terminal can do, and the CLI's text styles: colour only on a terminal, never with `NO_COLOR`.
 enum Terminal {
     static let environment = ProcessInfo.processInfo.environment
@@ -23,9 +26,10 @@ enum Terminal {
     static func dim(_ text: String) -> String { colour ? text.dim : text }
     static func yellow(_ text: String) -> String { colour ? text.yellow : text }
 
-    /// Green when above zero, red when below.
+    /// Green when above zero, red when below (as shown, to the cent).
     static func signed(_ text: String, _ value: Decimal) -> String {
-        value > 0 ? green(text) : value < 0 ? red(text) : text
+        let shown = Format.rounded(value, 2)
+        return shown > 0 ? green(text) : shown < 0 ? red(text) : text
     }
 
     /// A line on standard error.
@@ -38,13 +42,18 @@ enum Terminal {
     static func readSecret(prompt: String) -> String? {
         guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) }
         FileHandle.standardError.write(Data(prompt.utf8))
-        var saved = termios()
-        tcgetattr(STDIN_FILENO, &saved)
-        var quiet = saved
+        tcgetattr(STDIN_FILENO, &terminalBeforePrompt)
+        var quiet = terminalBeforePrompt
         quiet.c_lflag &= ~tcflag_t(ECHO)
+        // Ctrl-C at the prompt gives the terminal its echo back before the process ends.
+        let previous = signal(SIGINT) { _ in
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminalBeforePrompt)
+            _exit(130)
+        }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminalBeforePrompt)
+            signal(SIGINT, previous)
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return readLine(strippingNewline: true)
@@ -84,20 +93,22 @@ enum Format {
 
     /// "$1,234.50" (a price with more than two decimals keeps them, up to four).
     static func money(_ value: Decimal) -> String {
+        let value = rounded(value, 4)
         let places = rounded(value, 2) == value ? 2 : 4
         let text = number(value < 0 ? -value : value, places: places)
         return (value < 0 ? "-$" : "$") + text
     }
 
-    /// "+$12.30" or "-$12.30".
+    /// "+$12.30" or "-$12.30" ("$0.00" for nothing).
     static func signedMoney(_ value: Decimal) -> String {
-        value > 0 ? "+" + money(value) : money(value)
+        rounded(value, 4) > 0 ? "+" + money(value) : money(value)
     }
 
-    /// "+1.25%".
+    /// "+1.25%" (the sign of the rounded figure: "0.00%" for a tiny move).
     static func percent(_ value: Decimal?) -> String {
         guard let value else { return "" }
-        return (value > 0 ? "+" : "") + number(value, places: 2) + "%"
+        let shown = rounded(value, 2)
+        return (shown > 0 ? "+" : "") + number(shown, places: 2) + "%"
     }
 
     /// A date-time as the terminal's local time, to the minute.

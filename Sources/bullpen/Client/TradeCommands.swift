@@ -40,7 +40,7 @@ struct TradeOptions: ParsableArguments {
 
     func trade(_ side: OrderSide, options: ClientOptions, output: OutputOptions) async throws {
         try await runClient {
-            let (client, _, _) = try options.client()
+            let (client, _, _) = try await options.client()
             let chosen = try await choosePortfolio(client, portfolio)
             let order = request(side)
             let preview = try await client.preview(order, in: chosen.id)
