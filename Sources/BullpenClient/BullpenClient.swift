@@ -52,7 +52,7 @@ public final class BullpenClient: Sendable {
     ///
     /// - Parameters:
     ///   - server: The server's base URL.
-    ///   - tokens: The tokens saved from ``onTokensChange``.
+    ///   - tokens: The tokens saved from `onTokensChange`, or nil to log in.
     ///   - urlSession: The session requests go through.
     ///   - onTokensChange: Called with the tokens after each login and renewal, and with nil when the session ends.
     public convenience init(server: URL, tokens: SessionTokens?, urlSession: URLSession = .shared,
