@@ -100,6 +100,20 @@ struct BullpenClientTests {
             let board = try await client.leaderboard(league: league.id)
             #expect(board.standings.map(\.username) == [name] && board.me?.isMe == true)
             #expect(board.standings[0].equity == 100_000)
+            let rival = BullpenClient(server: server.url)
+            let rivalName = uniqueName("rival")
+            try await rival.register(username: rivalName, password: Self.password)
+            let joined = try await rival.joinLeague(leagueID: league.id)
+            #expect(joined.isMember && !joined.isOwner && joined.memberCount == 2 && joined.myPortfolioId != nil)
+            #expect(Set(try await client.leaderboard(league: league.id, metric: .return).standings.map(\.username)) == [name, rivalName])
+
+            // A second live portfolio, and a second device logging in to the same account.
+            let growth = try await client.createPortfolio(name: "Growth", startingCash: Decimal(string: "5000.50")!)
+            #expect(growth.name == "Growth" && growth.cash == Decimal(string: "5000.50")! && !growth.isReplay)
+            #expect(try await client.portfolios().map(\.name).contains("Growth"))
+            let laptop = BullpenClient(server: server.url)
+            #expect(try await laptop.login(username: name, password: Self.password) == user)
+            #expect(try await laptop.portfolio(growth.id).equity == Decimal(string: "5000.50")!)
 
             // Logging out ends the session here and on the server.
             let token = try #require(await client.refreshToken)
