@@ -78,17 +78,12 @@ public final class BullpenClient: Sendable {
                      middlewares: [ErrorMiddleware(), RetryMiddleware(), AuthMiddleware(session: session)])
     }
 
-    /// Runs one generated call, with its errors as ``BullpenError``.
-    func call<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch { throw bullpenError(error) }
-    }
-
     // MARK: Session
 
     /// Creates an account (with its "Main" portfolio) and logs in.
     @discardableResult
     public func register(username: String, password: String) async throws -> User {
-        let answer = try await call { try await anonymous.register(body: .json(.init(username: username, password: password))).created.body.json }
+        let answer = try await bullpenCall { try await anonymous.register(body: .json(.init(username: username, password: password))).created.body.json }
         await session.start(answer.tokens)
         return User(answer.user)
     }
@@ -96,7 +91,7 @@ public final class BullpenClient: Sendable {
     /// Logs in.
     @discardableResult
     public func login(username: String, password: String) async throws -> User {
-        let answer = try await call { try await anonymous.login(body: .json(.init(username: username, password: password))).ok.body.json }
+        let answer = try await bullpenCall { try await anonymous.login(body: .json(.init(username: username, password: password))).ok.body.json }
         await session.start(answer.tokens)
         return User(answer.user)
     }
@@ -104,7 +99,7 @@ public final class BullpenClient: Sendable {
     /// Ends the session: its tokens stop working on the server, and the client forgets them.
     public func logout() async throws {
         do {
-            _ = try await call { try await api.logout().noContent }
+            _ = try await bullpenCall { try await api.logout().noContent }
         } catch let error as BullpenError where error.needsLogin {
             // Already over.
         }
@@ -114,7 +109,7 @@ public final class BullpenClient: Sendable {
     /// The logged-in user.
     public func me() async throws -> User {
         try await requireSession()
-        return User(try await call { try await api.me().ok.body.json })
+        return User(try await bullpenCall { try await api.me().ok.body.json })
     }
 
     /// Whether the client holds a session (it may still have ended on the server).
@@ -130,7 +125,7 @@ public final class BullpenClient: Sendable {
     /// not: a program that shares saved tokens between processes calls it while it holds its lock.
     public func renewIfNeeded() async throws {
         try await requireSession()
-        _ = try await call { try await session.currentToken() }
+        _ = try await bullpenCall { try await session.currentToken() }
     }
 
     func requireSession() async throws {
@@ -142,26 +137,26 @@ public final class BullpenClient: Sendable {
     /// The player's portfolios, oldest first.
     public func portfolios() async throws -> [Portfolio] {
         try await requireSession()
-        return try await call { try await api.listPortfolios().ok.body.json.portfolios.map(Portfolio.init) }
+        return try await bullpenCall { try await api.listPortfolios().ok.body.json.portfolios.map(Portfolio.init) }
     }
 
     /// One portfolio.
     public func portfolio(_ id: String) async throws -> Portfolio {
         try await requireSession()
-        return try await call { try Portfolio(try await api.getPortfolio(path: .init(id: id)).ok.body.json) }
+        return try await bullpenCall { try Portfolio(try await api.getPortfolio(path: .init(id: id)).ok.body.json) }
     }
 
     /// A portfolio's holdings, by symbol.
     public func positions(in portfolioID: String) async throws -> [Position] {
         try await requireSession()
-        return try await call { try await api.listPositions(path: .init(id: portfolioID)).ok.body.json.positions.map(Position.init) }
+        return try await bullpenCall { try await api.listPositions(path: .init(id: portfolioID)).ok.body.json.positions.map(Position.init) }
     }
 
     /// Creates a live portfolio.
     public func createPortfolio(name: String, startingCash: Decimal? = nil) async throws -> Portfolio {
         try await requireSession()
         let body = Components.Schemas.CreatePortfolioRequest(name: name, startingCash: startingCash.map(Money.request))
-        return try await call { try Portfolio(try await api.createPortfolio(body: .json(body)).created.body.json) }
+        return try await bullpenCall { try Portfolio(try await api.createPortfolio(body: .json(body)).created.body.json) }
     }
 
     /// Creates a replay portfolio that starts in the past.
@@ -176,12 +171,12 @@ public final class BullpenClient: Sendable {
         try await requireSession()
         let body = Components.Schemas.CreatePortfolioRequest(
             name: name, startingCash: startingCash.map(Money.request), replay: .init(start: start, scenario: scenario))
-        return try await call { try Portfolio(try await api.createPortfolio(body: .json(body)).created.body.json) }
+        return try await bullpenCall { try Portfolio(try await api.createPortfolio(body: .json(body)).created.body.json) }
     }
 
     /// The replay scenarios the server's data supports.
     public func scenarios() async throws -> [Scenario] {
-        try await call {
+        try await bullpenCall {
             try await anonymous.listScenarios().ok.body.json.scenarios.map {
                 Scenario(id: $0.id, name: $0.name, kind: $0.kind.rawValue, description: $0.description, start: $0.start,
                          end: $0.end, symbols: $0.symbols)
@@ -192,13 +187,13 @@ public final class BullpenClient: Sendable {
     /// Moves a replay's clock forward by trading days (1 to 252).
     public func advance(_ portfolioID: String, days: Int) async throws -> Advance {
         try await requireSession()
-        return try await call { try Advance(try await api.advanceReplay(path: .init(id: portfolioID), body: .json(.init(days: days))).ok.body.json) }
+        return try await bullpenCall { try Advance(try await api.advanceReplay(path: .init(id: portfolioID), body: .json(.init(days: days))).ok.body.json) }
     }
 
     /// Moves a replay's clock forward to a date (YYYY-MM-DD, at most 252 trading days ahead).
     public func advance(_ portfolioID: String, to date: String) async throws -> Advance {
         try await requireSession()
-        return try await call { try Advance(try await api.advanceReplay(path: .init(id: portfolioID), body: .json(.init(to: date))).ok.body.json) }
+        return try await bullpenCall { try Advance(try await api.advanceReplay(path: .init(id: portfolioID), body: .json(.init(to: date))).ok.body.json) }
     }
 
     // MARK: Orders
@@ -207,10 +202,10 @@ public final class BullpenClient: Sendable {
     public func preview(_ order: OrderRequest, in portfolioID: String) async throws -> OrderPreview {
         try await requireSession()
         // The preview takes the same body as the order (the contract's two schemas have the same fields).
-        let body = try await call {
+        let body = try await bullpenCall {
             try JSONDecoder().decode(Components.Schemas.OrderPreviewRequest.self, from: JSONEncoder().encode(order.wire))
         }
-        return try await call { try OrderPreview(try await api.previewOrder(path: .init(id: portfolioID), body: .json(body)).ok.body.json) }
+        return try await bullpenCall { try OrderPreview(try await api.previewOrder(path: .init(id: portfolioID), body: .json(body)).ok.body.json) }
     }
 
     /// Places an order.
@@ -221,7 +216,7 @@ public final class BullpenClient: Sendable {
         try await requireSession()
         let body = order.wire
         let key = idempotencyKey ?? UUID().uuidString
-        return try await call {
+        return try await bullpenCall {
             try Order(try await api.placeOrder(path: .init(id: portfolioID), headers: .init(idempotencyKey: key), body: .json(body)).created.body.json)
         }
     }
@@ -229,7 +224,7 @@ public final class BullpenClient: Sendable {
     /// A portfolio's orders, newest first.
     public func orders(in portfolioID: String, filter: OrderFilter = .all, limit: Int? = nil) async throws -> [Order] {
         try await requireSession()
-        return try await call {
+        return try await bullpenCall {
             try await api.listOrders(path: .init(id: portfolioID), query: .init(limit: limit, status: .init(rawValue: filter.rawValue)))
                 .ok.body.json.orders.map(Order.init)
         }
@@ -238,19 +233,19 @@ public final class BullpenClient: Sendable {
     /// One order.
     public func order(_ orderID: String, in portfolioID: String) async throws -> Order {
         try await requireSession()
-        return try await call { try Order(try await api.getOrder(path: .init(id: portfolioID, orderId: orderID)).ok.body.json) }
+        return try await bullpenCall { try Order(try await api.getOrder(path: .init(id: portfolioID, orderId: orderID)).ok.body.json) }
     }
 
     /// Cancels a working order (``BullpenError/Code/orderNotOpen`` when it already filled or ended).
     public func cancelOrder(_ orderID: String, in portfolioID: String) async throws -> Order {
         try await requireSession()
-        return try await call { try Order(try await api.cancelOrder(path: .init(id: portfolioID, orderId: orderID)).ok.body.json) }
+        return try await bullpenCall { try Order(try await api.cancelOrder(path: .init(id: portfolioID, orderId: orderID)).ok.body.json) }
     }
 
     /// A page of a portfolio's journal, newest first.
     public func activities(in portfolioID: String, limit: Int? = nil, cursor: String? = nil) async throws -> ActivityPage {
         try await requireSession()
-        return try await call {
+        return try await bullpenCall {
             let page = try await api.listActivities(path: .init(id: portfolioID), query: .init(limit: limit, cursor: cursor)).ok.body.json
             return ActivityPage(activities: try page.activities.map(Activity.init), nextCursor: page.nextCursor)
         }
@@ -259,7 +254,7 @@ public final class BullpenClient: Sendable {
     /// A portfolio's whole journal as CSV, as the server writes it.
     public func activitiesCSV(in portfolioID: String) async throws -> String {
         try await requireSession()
-        return try await call {
+        return try await bullpenCall {
             let body = try await api.listActivities(path: .init(id: portfolioID), query: .init(format: .csv)).ok.body.csv
             return try await String(collecting: body, upTo: 64 << 20)
         }
@@ -269,7 +264,7 @@ public final class BullpenClient: Sendable {
 
     /// Where the prices come from, and whether they are simulated.
     public func marketStatus() async throws -> MarketStatus {
-        try await call {
+        try await bullpenCall {
             let status = try await anonymous.marketStatus().ok.body.json
             return MarketStatus(source: status.source, simulated: status.simulated, delayed: status.delayed,
                                 description: status.description, label: status.label)
@@ -278,17 +273,17 @@ public final class BullpenClient: Sendable {
 
     /// Companies matching `text` (symbol first, then names), those that trade most first.
     public func search(_ text: String, limit: Int = 25) async throws -> [AssetSummary] {
-        try await call { try await anonymous.listAssets(query: .init(search: text, limit: limit)).ok.body.json.assets.map(AssetSummary.init) }
+        try await bullpenCall { try await anonymous.listAssets(query: .init(search: text, limit: limit)).ok.body.json.assets.map(AssetSummary.init) }
     }
 
     /// A company's details and price, now or as of a past date (YYYY-MM-DD).
     public func asset(_ symbol: String, asOf: String? = nil) async throws -> Asset {
-        try await call { try Asset(try await anonymous.getAsset(path: .init(symbol: symbol), query: .init(asOf: asOf)).ok.body.json) }
+        try await bullpenCall { try Asset(try await anonymous.getAsset(path: .init(symbol: symbol), query: .init(asOf: asOf)).ok.body.json) }
     }
 
     /// A symbol's daily, weekly or monthly bars over a range (at most about 500).
     public func bars(_ symbol: String, range: ChartRange = .oneYear, asOf: String? = nil) async throws -> BarSeries {
-        try await call {
+        try await bullpenCall {
             let series = try await anonymous.getAssetBars(path: .init(symbol: symbol),
                                                           query: .init(range: .init(rawValue: range.rawValue), asOf: asOf)).ok.body.json
             return BarSeries(symbol: series.symbol, range: series.range, interval: series.interval.rawValue,
@@ -298,7 +293,7 @@ public final class BullpenClient: Sendable {
 
     /// Quotes of up to 100 symbols; those without one are in ``QuoteList/unknown``.
     public func quotes(_ symbols: [String], asOf: String? = nil) async throws -> QuoteList {
-        try await call {
+        try await bullpenCall {
             let list = try await anonymous.getQuotes(query: .init(symbols: symbols.joined(separator: ","), asOf: asOf)).ok.body.json
             return QuoteList(quotes: try list.quotes.map(Quote.init), unknown: list.unknown, simulated: list.simulated)
         }
@@ -315,13 +310,13 @@ public final class BullpenClient: Sendable {
     /// The leagues the player is in.
     public func leagues() async throws -> [League] {
         try await requireSession()
-        return try await call { try await api.listMyLeagues().ok.body.json.leagues.map(League.init) }
+        return try await bullpenCall { try await api.listMyLeagues().ok.body.json.leagues.map(League.init) }
     }
 
     /// Public leagues anyone may join.
     public func publicLeagues() async throws -> [League] {
         try await requireSession()
-        return try await call { try await api.listPublicLeagues().ok.body.json.leagues.map(League.init) }
+        return try await bullpenCall { try await api.listPublicLeagues().ok.body.json.leagues.map(League.init) }
     }
 
     /// Creates a league and joins it; the caller owns it.
@@ -342,19 +337,19 @@ public final class BullpenClient: Sendable {
         let clock = replayStart.map { Components.Schemas.LeagueClockRequest(mode: .replay, start: $0) }
         let body = Components.Schemas.CreateLeagueRequest(name: name, visibility: visibility,
                                                           startingCash: startingCash.map(Money.request), clock: clock)
-        return try await call { try League(try await api.createLeague(body: .json(body)).created.body.json) }
+        return try await bullpenCall { try League(try await api.createLeague(body: .json(body)).created.body.json) }
     }
 
     /// Joins a private league by its code, or a public one by its id.
     public func joinLeague(code: String? = nil, leagueID: String? = nil) async throws -> League {
         try await requireSession()
-        return try await call { try League(try await api.joinLeague(body: .json(.init(code: code, leagueId: leagueID))).created.body.json) }
+        return try await bullpenCall { try League(try await api.joinLeague(body: .json(.init(code: code, leagueId: leagueID))).created.body.json) }
     }
 
     /// A league's standings, ranked by `metric` (the league's own when nil).
     public func leaderboard(league leagueID: String, metric: LeaderboardMetric? = nil) async throws -> Leaderboard {
         try await requireSession()
-        return try await call {
+        return try await bullpenCall {
             try Leaderboard(try await api.leagueLeaderboard(path: .init(leagueId: leagueID),
                                                             query: .init(metric: metric.flatMap { .init(rawValue: $0.rawValue) })).ok.body.json)
         }

@@ -287,7 +287,7 @@ extension BullpenClient {
 
     /// Changes the password, through the generated client (the SDK's public API does not offer it).
     func changePassword(from current: String) async throws {
-        _ = try await call { try await api.changePassword(body: .json(.init(currentPassword: current, newPassword: "another long passphrase"))).noContent }
+        _ = try await bullpenCall { try await api.changePassword(body: .json(.init(currentPassword: current, newPassword: "another long passphrase"))).noContent }
     }
 }
 

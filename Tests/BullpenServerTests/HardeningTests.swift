@@ -310,30 +310,8 @@ struct HardeningTests {
         // Three seconds: long enough that a machine loaded by the whole suite still reads and
         // answers the request first (one second was not, once, in CI).
         try await withServer(configure: { $0.idleTimeout = .seconds(3) }) { server in
-            let port = try #require(URL(string: server.baseURL)?.port)
             for request in ["", "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"] {
-                var received = ByteCollector()
-                var opened = ContinuousClock.now   // (the server's clock starts at its accept, after this)
-                var connected: (any Channel)?
-                // A request written only after an idle timeout (a machine loaded by the whole suite)
-                // finds its connection rightly closed: a new connection is made.
-                for _ in 1...5 where connected == nil {
-                    received = ByteCollector()
-                    opened = ContinuousClock.now
-                    let collector = received
-                    let attempt = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                        .channelInitializer { channel in
-                            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
-                        }
-                        .connect(host: "127.0.0.1", port: port).get()
-                    do {
-                        if !request.isEmpty { try await attempt.writeAndFlush(ByteBuffer(string: request)).get() }
-                        connected = attempt
-                    } catch {
-                        continue
-                    }
-                }
-                let channel = try #require(connected)
+                let (channel, received, opened) = try await Self.connection(server, writing: request)
                 let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
                     group.addTask { try await channel.closeFuture.get(); return true }
                     group.addTask { try await Task.sleep(for: .seconds(30)); return false }
@@ -361,6 +339,25 @@ struct HardeningTests {
         return (try await bootstrap.connect(host: "127.0.0.1", port: port).get(), received)
     }
 
+    /// A connection with `request` written on it (nothing when empty), and when it was opened (the
+    /// server's clock starts at its accept, after this). A machine loaded by the whole suite may
+    /// write the request only after an idle timeout, which rightly closes the connection: then a
+    /// new one is made, five times at most.
+    static func connection(_ server: TestServer, writing request: String) async throws
+        -> (channel: any Channel, received: ByteCollector, opened: ContinuousClock.Instant) {
+        for attempt in 1...5 {
+            let opened = ContinuousClock.now
+            let (channel, received) = try await rawConnection(server)
+            do {
+                if !request.isEmpty { try await channel.writeAndFlush(ByteBuffer(string: request)).get() }
+                return (channel, received, opened)
+            } catch where attempt < 5 {
+                continue
+            }
+        }
+        throw ChannelError.ioOnClosedChannel
+    }
+
     /// Whether `channel` is closed within `limit`.
     static func closes(_ channel: any Channel, within limit: Duration) async throws -> Bool {
         try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -378,19 +375,7 @@ struct HardeningTests {
         let gated = GatedMarketData(base: try await MovableMarketData.tiny())
         try await withServer(source: gated, configure: { $0.idleTimeout = .seconds(3) }) { server in
             gated.close()
-            // A connection left silent for an idle timeout before its request is rightly closed: on
-            // a loaded machine the write may come that late, and then a new connection is made.
-            var connection: (channel: any Channel, received: ByteCollector)?
-            for _ in 1...5 where connection == nil {
-                let (channel, received) = try await Self.rawConnection(server)
-                do {
-                    try await channel.writeAndFlush(ByteBuffer(string: "GET /api/v1/quotes?symbols=MSFT HTTP/1.1\r\nHost: x\r\n\r\n")).get()
-                    connection = (channel, received)
-                } catch {
-                    continue
-                }
-            }
-            let (channel, received) = try #require(connection)
+            let (channel, received, _) = try await Self.connection(server, writing: "GET /api/v1/quotes?symbols=MSFT HTTP/1.1\r\nHost: x\r\n\r\n")
             let deadline = ContinuousClock.now + .seconds(20)
             while gated.arrivals == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             try await Task.sleep(for: .milliseconds(7_000))   // more than two idle timeouts
@@ -407,9 +392,7 @@ struct HardeningTests {
     /// coming, slowly, is read to its end.
     @Test func aHeadTrickledByteByByteIsCutAtTheHeaderTimeout() async throws {
         try await withServer(configure: { $0.headerTimeout = .seconds(3); $0.bodyTimeout = .seconds(3) }) { server in
-            let started = ContinuousClock.now   // (the server's clock starts at its accept, after this)
-            let (channel, received) = try await Self.rawConnection(server)
-            try await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n")).get()
+            let (channel, received, started) = try await Self.connection(server, writing: "GET /health HTTP/1.1\r\nHost: x\r\n")
             let trickle = Task {
                 for byte in "X-Slow: \(String(repeating: "a", count: 100))".utf8 {
                     try await Task.sleep(for: .milliseconds(250))
@@ -430,8 +413,8 @@ struct HardeningTests {
             #expect(answer.contains(#""code":"request_timeout""#))
 
             // A body that stops: 408 after the body timeout.
-            let (stalled, stalledReceived) = try await Self.rawConnection(server)
-            try await stalled.writeAndFlush(ByteBuffer(string: "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{\"username\":")).get()
+            let (stalled, stalledReceived, _) = try await Self.connection(
+                server, writing: "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{\"username\":")
             #expect(try await Self.closes(stalled, within: .seconds(10)))
             let stalledAnswer = String(decoding: stalledReceived.bytes.withLock { $0 }, as: UTF8.self)
             #expect(stalledAnswer.hasPrefix("HTTP/1.1 408 ") && stalledAnswer.contains("request_timeout"), "\(stalledAnswer)")

@@ -44,9 +44,9 @@ struct Logout: AsyncParsableCommand {
                 print("Not logged in to \(key).")
                 return
             }
+            // The session is forgotten here whatever the server says.
             defer { try? file.save(nil, for: key) }
             do { try await client.logout() } catch BullpenError.cannotConnect(let reason) {
-                try file.save(nil, for: key)
                 Terminal.warn("bullpen: forgot the session here, but cannot reach the server to end it: \(reason)")
                 throw ClientExit.unreachable
             }

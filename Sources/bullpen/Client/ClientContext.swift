@@ -127,7 +127,8 @@ struct ClientOptions: ParsableArguments {
                 }
             }
         }
-        guard renew, file.entry(for: key) != nil else { return (make(file.entry(for: key)), file, key) }
+        let unlocked = file.entry(for: key)
+        guard renew, unlocked != nil else { return (make(unlocked), file, key) }
         return try await file.locked {
             // Read again under the lock: another command may have renewed the session meanwhile.
             let client = make(file.entry(for: key))
@@ -155,9 +156,8 @@ func runClient(_ body: () async throws -> Void) async throws {
         case .notLoggedIn:
             Terminal.warn("bullpen: not logged in: run `bullpen login` first")
             throw ClientExit.notLoggedIn
-        case .api(_, let code, let message, let retryAfter) where error.needsLogin:
+        case .api(_, let code, let message, _) where error.needsLogin:
             Terminal.warn("bullpen: the session ended (\(code)): \(message) Run `bullpen login` again.")
-            _ = retryAfter
             throw ClientExit.notLoggedIn
         case .api(_, let code, let message, let retryAfter):
             let wait = retryAfter.map { " Try again in \($0) s." } ?? ""

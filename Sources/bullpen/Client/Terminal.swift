@@ -111,13 +111,16 @@ enum Format {
         return (shown > 0 ? "+" : "") + number(shown, places: 2) + "%"
     }
 
-    /// A date-time as the terminal's local time, to the minute.
-    static func time(_ date: Date) -> String {
+    /// One formatter for every row of a table (formatting from several threads is safe).
+    private static let minutes: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
-    }
+        return formatter
+    }()
+
+    /// A date-time as the terminal's local time, to the minute.
+    static func time(_ date: Date) -> String { minutes.string(from: date) }
 }
 
 /// A table for the terminal: columns padded to their widest cell, numbers to the right. Colour is put on
