@@ -79,7 +79,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The wire contract: openapi.yaml and the DTOs shared by server, SDK and CLI.
-        .target(name: "BullpenAPI", resources: [.copy("openapi.yaml")], swiftSettings: strict),
+        .target(name: "BullpenAPI", resources: [.copy("openapi.yaml"), .copy("alpaca.yaml")], swiftSettings: strict),
         // The Vapor application.
         .target(
             name: "BullpenServer",

@@ -741,8 +741,13 @@ public struct HealthDTO: Codable, Sendable, Hashable {
 /// The contract document, `openapi.yaml`, as shipped in this target.
 public enum APIContract {
     /// The text of `openapi.yaml`.
-    public static func openAPIDocument() throws -> String {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+    public static func openAPIDocument() throws -> String { try document("openapi") }
+
+    /// The Alpaca-compatible API's description, `alpaca.yaml`.
+    public static func alpacaDocument() throws -> String { try document("alpaca") }
+
+    private static func document(_ name: String) throws -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "yaml") else {
             throw CocoaError(.fileNoSuchFile)
         }
         return try String(contentsOf: url, encoding: .utf8)

@@ -23,6 +23,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case originNotAllowed = "origin_not_allowed"
     case notLeagueOwner = "not_league_owner"
     case kickedFromLeague = "kicked_from_league"
+    case keyReadOnly = "key_read_only"
     // 404: nothing there.
     case notFound = "not_found"
     case unknownSymbol = "unknown_symbol"
@@ -46,6 +47,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case tooManyWatchlists = "too_many_watchlists"
     case watchlistFull = "watchlist_full"
     case tooManyAlerts = "too_many_alerts"
+    case tooManyKeys = "too_many_keys"
     case topUpNotAvailable = "top_up_not_available"
     case portfolioChanged = "portfolio_changed"
     case notReplay = "not_replay"
@@ -91,6 +93,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case orderTypeNotAvailable = "order_type_not_available"
     case insufficientMargin = "insufficient_margin"
     case optionsWhileShort = "options_while_short"
+    case notSupported = "not_supported"
     case invalidImage = "invalid_image"
     case notYourself = "not_yourself"
     // 429: slow down.
@@ -112,12 +115,12 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
         case .invalidJSON, .validationFailed, .unknownParameter, .invalidCursor, .invalidDates, .invalidRange,
              .invalidInterval, .invalidList, .invalidSort, .badRequest, .invalidAdvance, .invalidMetric: 400
         case .unauthorized, .invalidCredentials, .invalidRefreshToken, .refreshTokenReused: 401
-        case .wrongPassword, .originNotAllowed, .notLeagueOwner, .kickedFromLeague: 403
+        case .wrongPassword, .originNotAllowed, .notLeagueOwner, .kickedFromLeague, .keyReadOnly: 403
         case .notFound, .unknownSymbol, .unknownBenchmark, .unknownScenario, .invalidJoinCode, .notMember: 404
         case .methodNotAllowed: 405
         case .requestTimeout: 408
         case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
-             .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .tooManyAlerts, .topUpNotAvailable, .portfolioChanged, .notReplay, .replayEnded,
+             .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .tooManyAlerts, .tooManyKeys, .topUpNotAvailable, .portfolioChanged, .notReplay, .replayEnded,
              .endOfData, .reportNotReady, .portfolioClosed, .leagueStarted, .leagueNotStarted, .leagueEnded, .alreadyMember,
              .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed, .orderNotOpen: 409
         case .payloadTooLarge: 413
@@ -127,7 +130,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
              .insufficientFunds, .insufficientShares, .quantityOutOfRange, .tooManyHoldings, .instrumentNotAllowed,
              .notListedYet, .invalidReplayStart, .positionLimit, .belowMinimumPrice, .insufficientContracts, .optionExpired,
              .outOfTheMoney, .invalidExpiration, .contractNotListed, .optionWritingNotAllowed, .optionNotCovered,
-             .sharesCommitted, .newOwnerNotMember, .invalidImage, .notYourself, .orderTypeNotAvailable, .insufficientMargin, .optionsWhileShort: 422
+             .sharesCommitted, .newOwnerNotMember, .invalidImage, .notYourself, .orderTypeNotAvailable, .insufficientMargin, .optionsWhileShort, .notSupported: 422
         case .tooManyAttempts, .rateLimited, .tooManyConnections: 429
         case .internalError, .corruptData: 500
         case .marketDataUnavailable, .databaseUnavailable, .busy, .replayUnavailable, .shuttingDown: 503
@@ -139,9 +142,14 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
 /// other field, so nobody can slip `cash` into a rename.
 public protocol RequestBody: Decodable {
     associatedtype CodingKeys: CodingKey & CaseIterable
+    /// Whether numbers with a fraction (`1.5`) are taken: only Alpaca's bodies, whose clients send
+    /// prices and quantities as JSON numbers; Bullpen's own take money as decimal strings.
+    static var acceptsFractionalNumbers: Bool { get }
 }
 
 extension RequestBody {
+    public static var acceptsFractionalNumbers: Bool { false }
+
     /// The field names this body accepts.
     public static var fieldNames: Set<String> { Set(CodingKeys.allCases.map { $0.stringValue }) }
 }

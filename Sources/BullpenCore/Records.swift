@@ -253,3 +253,34 @@ public struct OrderEvent: Sendable, Hashable {
         self.note = note
     }
 }
+
+/// What an API key may do: read its portfolio, or trade in it too.
+public enum APIKeyScope: String, Sendable, Hashable, Codable, CaseIterable {
+    case readOnly = "read_only"
+    case trading
+}
+
+/// An API key: it speaks for one portfolio of its owner (bots use it in place of a login).
+public struct APIKeyRecord: Sendable, Hashable {
+    public var id: UUID
+    public var ownerID: UserID
+    public var portfolioID: PortfolioID
+    /// The public half, sent as `APCA-API-KEY-ID`.
+    public var keyID: String
+    public var name: String
+    public var scope: APIKeyScope
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+
+    public init(id: UUID, ownerID: UserID, portfolioID: PortfolioID, keyID: String, name: String, scope: APIKeyScope,
+                createdAt: Date, lastUsedAt: Date?) {
+        self.id = id
+        self.ownerID = ownerID
+        self.portfolioID = portfolioID
+        self.keyID = keyID
+        self.name = name
+        self.scope = scope
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}

@@ -88,12 +88,17 @@ public enum BullpenApp {
             allowedTypes: [.html, .css, HTTPMediaType(type: "text", subType: "javascript")], allowRequestOverrides: false)
 
         // Query parameters the contract does not list for a route are refused, on every route.
-        let checked = app.grouped(QueryParameterMiddleware(rules: try QueryParameterRules(contract: APIContract.openAPIDocument())))
+        let checked = app.grouped(QueryParameterMiddleware(rules: try QueryParameterRules(
+            contracts: [APIContract.openAPIDocument(), APIContract.alpacaDocument()])))
         try checked.register(collection: SystemRoutes())
+        // Alpaca's API for bots, on API keys: trading at /alpaca/v2, market data at /alpaca/data/v2.
+        try checked.register(collection: AlpacaTradingRoutes())
+        try checked.register(collection: AlpacaDataRoutes())
+        try app.register(collection: AlpacaUnsupportedRoutes())
         let v1 = checked.grouped("api", "v1")
         for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
                                             AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes(), LeagueRoutes(),
-                                            OptionRoutes(), SocialRoutes(), NotificationRoutes()] {
+                                            OptionRoutes(), SocialRoutes(), NotificationRoutes(), APIKeyRoutes()] {
             try v1.register(collection: routes)
         }
         if let marketData {

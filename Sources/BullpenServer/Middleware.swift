@@ -13,7 +13,7 @@ struct ErrorEnvelopeMiddleware: AsyncMiddleware {
             if apiError.status.code >= 500, apiError.code != .shuttingDown, apiError.code != .busy {
                 request.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
-            return apiError.response()
+            return AlpacaErrors.applies(to: request) ? AlpacaErrors.response(apiError, method: request.method) : apiError.response()
         }
     }
 }
@@ -60,7 +60,7 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         if request.cameOverTLS {
             response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains")
         }
-        if request.url.path.hasPrefix("/api/") {
+        if request.url.path.hasPrefix("/api/") || AlpacaErrors.applies(to: request) {
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         }
         return response

@@ -93,4 +93,32 @@ extension BullpenStore {
             .where("symbol", .equal, symbol.rawValue).run()
         return try await watchlist(id, owner: owner)
     }
+
+    /// Renames a watchlist and/or sets its symbols (in the order given, duplicates once), in one
+    /// transaction; nil leaves that part as it is.
+    public func replaceWatchlist(_ id: UUID, name: String?, symbols: [Symbol]?, owner: UserID) async throws -> WatchlistRecord {
+        _ = try await watchlist(id, owner: owner)
+        var unique: [Symbol] = []
+        for symbol in symbols ?? [] where !unique.contains(symbol) { unique.append(symbol) }
+        guard unique.count <= Self.maxSymbolsPerWatchlist else { throw StoreError.watchlistFull(limit: Self.maxSymbolsPerWatchlist) }
+        let start = time.now()
+        let items = unique.enumerated().map { index, symbol in
+            WatchlistItemRow(id: ids.makeUUID(), watchlistId: id, symbol: symbol.rawValue, addedAt: start.addingTimeInterval(Double(index) / 1000))
+        }
+        do {
+            try await transaction { db in
+                let sql = self.sql(db)
+                if let name {
+                    try await sql.update("watchlists").set("name", to: name).set("name_key", to: name.lowercased()).where("id", .equal, id).run()
+                }
+                if symbols != nil {
+                    try await sql.delete(from: "watchlist_items").where("watchlist_id", .equal, id).run()
+                    for item in items { try await sql.insert(into: "watchlist_items").model(item, with: Self.rowEncoder).run() }
+                }
+            }
+        } catch where Self.isConstraintFailure(error) {
+            throw StoreError.watchlistNameTaken
+        }
+        return try await watchlist(id, owner: owner)
+    }
 }

@@ -13,5 +13,6 @@ extension Migrations {
         M0014_AddSocial(),
         M0015_AddNotifications(),
         M0016_AddWorkingOrders(),
+        M0017_AddAPIKeys(),
     ]
 }

@@ -18,6 +18,7 @@ public enum StoreError: Error, Sendable, Hashable {
     case tooManyWatchlists(limit: Int)
     case watchlistFull(limit: Int)
     case tooManyAlerts(limit: Int)
+    case tooManyKeys(limit: Int)
     /// The portfolio changed between reading it and changing it (another request got there
     /// first); the caller may start over on the new state.
     case portfolioChanged
@@ -64,6 +65,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .tooManyWatchlists: "too_many_watchlists"
         case .watchlistFull: "watchlist_full"
         case .tooManyAlerts: "too_many_alerts"
+        case .tooManyKeys: "too_many_keys"
         case .portfolioChanged: "portfolio_changed"
         case .corruptRow: "corrupt_data"
         case .contention: "busy"
@@ -102,6 +104,7 @@ public enum StoreError: Error, Sendable, Hashable {
         case .tooManyWatchlists(let limit): "You can have at most \(limit) watchlists."
         case .watchlistFull(let limit): "A watchlist holds at most \(limit) symbols."
         case .tooManyAlerts(let limit): "You have \(limit) price alerts, the most one player may keep: delete one first."
+        case .tooManyKeys(let limit): "You have \(limit) API keys, the most one player may keep: revoke one first."
         case .portfolioChanged: "The portfolio changed while this request ran; try again."
         case .corruptRow(let table, let id): "A stored record (\(table) \(id)) could not be read. It has been logged."
         case .contention: "The server is busy; try again."

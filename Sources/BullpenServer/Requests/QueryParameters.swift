@@ -10,6 +10,13 @@ struct QueryParameterRules: Sendable {
     /// `METHOD /path/{param}` → the names of its query parameters.
     let allowed: [String: Set<String>]
 
+    /// The rules of several documents together (each path is in one of them).
+    init(contracts: [String]) throws {
+        var allowed: [String: Set<String>] = [:]
+        for contract in contracts { allowed.merge(try QueryParameterRules(contract: contract).allowed) { first, _ in first } }
+        self.allowed = allowed
+    }
+
     init(contract: String) throws {
         guard let document = try Yams.load(yaml: contract) as? [String: Any],
               let paths = document["paths"] as? [String: Any]

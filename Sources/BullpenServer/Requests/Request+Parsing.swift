@@ -21,7 +21,7 @@ extension Request {
         }
         let data = Data(buffer: buffer)
         do {
-            try StrictJSON.check(buffer.readableBytesView)
+            try StrictJSON.check(buffer.readableBytesView, fractions: T.acceptsFractionalNumbers)
         } catch {
             throw APIError.validation(error.message)
         }

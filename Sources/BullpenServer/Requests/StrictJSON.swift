@@ -7,17 +7,19 @@ enum StrictJSON {
         var message: String
     }
 
-    static func check(_ bytes: some Collection<UInt8>) throws(Problem) {
-        var scanner = Scanner(bytes: Array(bytes))
+    static func check(_ bytes: some Collection<UInt8>, fractions: Bool = false) throws(Problem) {
+        var scanner = Scanner(bytes: Array(bytes), fractions: fractions)
         try scanner.value(key: nil, depth: 0)
     }
 
     private struct Scanner {
         let bytes: [UInt8]
+        /// Whether numbers may have a fraction or an exponent.
+        let fractions: Bool
         var index = 0
         static let maxDepth = 64
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], fractions: Bool) { self.bytes = bytes; self.fractions = fractions }
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
@@ -136,6 +138,7 @@ enum StrictJSON {
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"): index += 1
                 case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    if fractions { index += 1; continue }
                     let field = key.map { "'\($0)'" } ?? "A number"
                     throw Problem(message: "\(field) must be a whole number written without a point or an exponent (like 10, not 10.0 or 1e1).")
                 default: return

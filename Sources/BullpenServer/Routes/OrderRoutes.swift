@@ -45,9 +45,7 @@ struct OrderRoutes: RouteCollection {
                 ? OrderDTO(executed, rules: try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules)
                 : OrderDTO(executed)
             if let note { order.priceNote = note }
-            // Achievements are checked beside the answer, not before it.
-            let notifier = req.bullpen.notifier, marketData = req.bullpen.marketData, user = caller.user
-            req.bullpen.background.run { await notifier.traded(executed, book: book, user: user, marketData: marketData) }
+            Self.announce(executed, book: book, user: caller.user, req: req)
         case .replayed(let earlier):
             BullpenMetrics.order(side: body.side, outcome: "replayed")
             order = OrderDTO(earlier)
@@ -119,6 +117,14 @@ struct OrderRoutes: RouteCollection {
         let body = try req.decodeJSON(ReplaceOrderRequest.self)
         let old = try await req.bullpen.store.order(orderID, in: id, owner: caller.user)
         guard old.status.isOpen else { throw StoreError.orderNotOpen(status: old.status.rawValue) }
+        let request = try Self.orderRequest(Self.merged(old, with: body))
+        let (replaced, new) = try await req.bullpen.portfolios.replaceOrder(orderID, with: request, in: id, owner: caller.user)
+        let rules = try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules
+        return try jsonResponse(ReplacedOrderDTO(replaced: OrderDTO(replaced), order: OrderDTO(new, rules: rules)))
+    }
+
+    /// A working order's terms with the changes of a replace request: what is not given stays.
+    static func merged(_ old: OrderRecord, with body: ReplaceOrderRequest) -> PlaceOrderRequest {
         var merged = PlaceOrderRequest(symbol: old.symbol.rawValue, side: old.side.rawValue,
                                        quantity: body.quantity ?? (old.quantity - old.filledQuantity), type: old.type.rawValue)
         merged.timeInForce = body.timeInForce ?? old.terms.timeInForce.rawValue
@@ -134,10 +140,13 @@ struct OrderRoutes: RouteCollection {
             case nil: break
             }
         }
-        let request = try Self.orderRequest(merged)
-        let (replaced, new) = try await req.bullpen.portfolios.replaceOrder(orderID, with: request, in: id, owner: caller.user)
-        let rules = try await req.bullpen.store.portfolioForPricing(id, owner: caller.user).rules
-        return try jsonResponse(ReplacedOrderDTO(replaced: OrderDTO(replaced), order: OrderDTO(new, rules: rules)))
+        return merged
+    }
+
+    /// Achievements and notifications for an executed order, checked beside the answer, not before it.
+    static func announce(_ executed: OrderRecord, book: Book, user: UserID, req: Request) {
+        let notifier = req.bullpen.notifier, marketData = req.bullpen.marketData
+        req.bullpen.background.run { await notifier.traded(executed, book: book, user: user, marketData: marketData) }
     }
 
     static func orderID(_ req: Request) throws -> OrderID {

@@ -48,8 +48,8 @@ struct WatchlistRoutes: RouteCollection {
         return try jsonResponse(WatchlistDTO(try await req.bullpen.store.removeFromWatchlist(try Self.id(req), symbol: symbol, owner: caller.user)))
     }
 
-    static func id(_ req: Request) throws -> UUID {
-        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("Watchlist") }
+    static func id(_ req: Request, _ name: String = "id") throws -> UUID {
+        guard let id = req.parameters.get(name).flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("Watchlist") }
         return id
     }
 }

@@ -1,0 +1,303 @@
+import BullpenAPI
+import BullpenCore
+import BullpenMarketData
+import Foundation
+import Vapor
+
+/// Alpaca's market-data API (v2 stocks) at `/alpaca/data/v2`: bars with page tokens, latest
+/// quotes, trades and bars, snapshots. Authenticated by an API key; answers as of the key's
+/// portfolio's clock, so a replay's bot never sees a bar after its date. Bullpen's data are daily:
+/// bars come by the day, week or month; the simulator fills at the last price, so a quote's bid
+/// and ask are both that price.
+struct AlpacaDataRoutes: RouteCollection {
+    static let maxPage = 10_000
+
+    func boot(routes: any RoutesBuilder) throws {
+        let data = routes.grouped("alpaca", "data")
+        let stocks = data.grouped("v2", "stocks")
+        stocks.get("bars", use: bars)
+        stocks.get("bars", "latest", use: latestBars)
+        stocks.get("quotes", "latest", use: latestQuotes)
+        stocks.get("trades", "latest", use: latestTrades)
+        stocks.get("snapshots", use: snapshots)
+        stocks.get(":symbol", "bars", use: symbolBars)
+        stocks.get(":symbol", "bars", "latest", use: symbolLatestBar)
+        stocks.get(":symbol", "quotes", "latest", use: symbolLatestQuote)
+        stocks.get(":symbol", "trades", "latest", use: symbolLatestTrade)
+        stocks.get(":symbol", "snapshot", use: symbolSnapshot)
+        // What Bullpen's daily data cannot answer, and the asset classes it does not offer here.
+        stocks.get("quotes", use: unsupported)
+        stocks.get("trades", use: unsupported)
+        stocks.get(":symbol", "quotes", use: unsupported)
+        stocks.get(":symbol", "trades", use: unsupported)
+    }
+
+    // MARK: Bars
+
+    @Sendable func bars(req: Request) async throws -> Response {
+        let symbols = try AlpacaQuery.symbols(req, required: true)!
+        let page = try await barPage(req, symbols: symbols)
+        return try alpacaJSON(BarsAnswer(bars: page.bars, nextPageToken: page.next), plain: true)
+    }
+
+    @Sendable func symbolBars(req: Request) async throws -> Response {
+        let symbol = try req.symbolParameter()
+        let page = try await barPage(req, symbols: [symbol])
+        return try alpacaJSON(SymbolBarsAnswer(bars: page.bars[symbol.rawValue] ?? [], symbol: symbol.rawValue, nextPageToken: page.next),
+                              plain: true)
+    }
+
+    /// One page of bars of `symbols` (in symbol order, each in time order), at most `limit` bars
+    /// in all, and the token of the next bar when more remain.
+    private func barPage(_ req: Request, symbols: [Symbol]) async throws -> (bars: [String: [AlpacaBar]], next: String?) {
+        let (source, clock) = try await context(req)
+        let interval = try Self.interval(req.query[String.self, at: "timeframe"])
+        let limit = try req.integer("limit", default: 1_000, range: 1...Self.maxPage)
+        let descending = try AlpacaQuery.direction(req, "sort") == "desc"
+        try Self.checkCommon(req)
+        if let adjustment = req.query[String.self, at: "adjustment"], !["raw", "split", "dividend", "all"].contains(adjustment) {
+            throw APIError.validation("adjustment must be raw, split, dividend or all.")
+        }
+        _ = try AlpacaQuery.day(req, "asof")
+        guard let last = await source.sessionDate(asOf: clock) else { return ([:], nil) }
+        let start = try AlpacaQuery.instant(req, "start") ?? TradingCalendar.instant(last, 0, 0)
+        let end = try AlpacaQuery.instant(req, "end") ?? .distantFuture
+        guard start <= end else { throw APIError(.invalidDates, "start must not be after end.") }
+        let token = try req.query[String.self, at: "page_token"].map(Self.decodeToken)
+        let firstDay = TradingCalendar.sessionDate(at: start).adding(days: -1)
+        let lastDay = min(last, end == .distantFuture ? last : TradingCalendar.sessionDate(at: end).adding(days: 1))
+        var result: [String: [AlpacaBar]] = [:], taken = 0
+        for symbol in symbols.sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let token, symbol.rawValue < token.symbol { continue }
+            guard firstDay <= lastDay else { break }
+            var daily = try await source.dailyBars(symbol, from: firstDay, through: lastDay, asOf: clock)
+            if interval != .day { daily = Research.shape(daily, interval: interval, maxPoints: .max) }
+            var bars = daily.filter { bar in
+                let stamp = Self.stamp(bar.date)
+                return stamp >= start && stamp <= end
+            }
+            if descending { bars.reverse() }
+            if let token, symbol.rawValue == token.symbol {
+                guard let index = bars.firstIndex(where: { $0.date == token.date }) else { throw APIError.invalidCursor }
+                bars = Array(bars[index...])
+            }
+            guard !bars.isEmpty else { continue }
+            if taken == limit { return (result, Self.encodeToken(symbol: symbol.rawValue, date: bars[0].date)) }
+            let room = limit - taken
+            result[symbol.rawValue] = bars.prefix(room).map { Self.bar($0, symbol: symbol) }
+            taken += min(room, bars.count)
+            if bars.count > room { return (result, Self.encodeToken(symbol: symbol.rawValue, date: bars[room].date)) }
+        }
+        return (result, nil)
+    }
+
+    @Sendable func latestBars(req: Request) async throws -> Response {
+        let symbols = try AlpacaQuery.symbols(req, required: true)!
+        return try alpacaJSON(["bars": try await latest(req, symbols).compactMapValues(\.dailyBar)], plain: true)
+    }
+
+    @Sendable func symbolLatestBar(req: Request) async throws -> Response {
+        let symbol = try req.symbolParameter()
+        guard let bar = try await latest(req, [symbol])[symbol.rawValue]?.dailyBar else { throw Self.noData(symbol) }
+        return try alpacaJSON(SymbolAnswer(symbol: symbol.rawValue, key: "bar", value: bar), plain: true)
+    }
+
+    // MARK: Quotes, trades, snapshots
+
+    @Sendable func latestQuotes(req: Request) async throws -> Response {
+        let symbols = try AlpacaQuery.symbols(req, required: true)!
+        return try alpacaJSON(["quotes": try await latest(req, symbols).compactMapValues(\.latestQuote)], plain: true)
+    }
+
+    @Sendable func symbolLatestQuote(req: Request) async throws -> Response {
+        let symbol = try req.symbolParameter()
+        guard let quote = try await latest(req, [symbol])[symbol.rawValue]?.latestQuote else { throw Self.noData(symbol) }
+        return try alpacaJSON(SymbolAnswer(symbol: symbol.rawValue, key: "quote", value: quote), plain: true)
+    }
+
+    @Sendable func latestTrades(req: Request) async throws -> Response {
+        let symbols = try AlpacaQuery.symbols(req, required: true)!
+        return try alpacaJSON(["trades": try await latest(req, symbols).compactMapValues(\.latestTrade)], plain: true)
+    }
+
+    @Sendable func symbolLatestTrade(req: Request) async throws -> Response {
+        let symbol = try req.symbolParameter()
+        guard let trade = try await latest(req, [symbol])[symbol.rawValue]?.latestTrade else { throw Self.noData(symbol) }
+        return try alpacaJSON(SymbolAnswer(symbol: symbol.rawValue, key: "trade", value: trade), plain: true)
+    }
+
+    /// `{symbol: snapshot}`, without a wrapping key, as Alpaca answers.
+    @Sendable func snapshots(req: Request) async throws -> Response {
+        let symbols = try AlpacaQuery.symbols(req, required: true)!
+        return try alpacaJSON(try await latest(req, symbols), plain: true)
+    }
+
+    @Sendable func symbolSnapshot(req: Request) async throws -> Response {
+        let symbol = try req.symbolParameter()
+        guard var snapshot = try await latest(req, [symbol])[symbol.rawValue] else { throw Self.noData(symbol) }
+        snapshot.symbol = symbol.rawValue
+        return try alpacaJSON(snapshot, plain: true)
+    }
+
+    /// The snapshot of each symbol that has a price as of the key's clock (the others are left
+    /// out, as Alpaca leaves out symbols it has no data for).
+    private func latest(_ req: Request, _ symbols: [Symbol]) async throws -> [String: AlpacaSnapshot] {
+        let (source, clock) = try await context(req)
+        try Self.checkCommon(req)
+        let quotes = try await source.quotes(symbols, asOf: clock)
+        var result: [String: AlpacaSnapshot] = [:]
+        for symbol in symbols {
+            guard let quote = quotes[symbol], let session = quote.session else { continue }
+            let recent = try await source.dailyBars(symbol, from: session.adding(days: -14), through: session, asOf: clock)
+            // A daily close is stamped at its session's close; a live tick at its time.
+            let close = TradingCalendar().sessionBounds(on: session)?.close ?? Self.stamp(session)
+            let stamp = quote.asOf.flatMap { $0 == session.date ? nil : $0 } ?? close
+            let price = Self.number(quote.price, symbol)
+            result[symbol.rawValue] = AlpacaSnapshot(
+                latestTrade: AlpacaTrade(t: stamp, p: price, s: 0), latestQuote: AlpacaQuote(t: stamp, price: price),
+                dailyBar: recent.last.map { Self.bar($0, symbol: symbol) },
+                prevDailyBar: recent.dropLast().last.map { Self.bar($0, symbol: symbol) })
+        }
+        return result
+    }
+
+    @Sendable func unsupported(req: Request) async throws -> Response {
+        try await AlpacaUnsupportedRoutes.refuse(req)
+    }
+
+    // MARK: Helpers
+
+    private func context(_ req: Request) async throws -> (any MarketDataSource, PortfolioClock) {
+        let caller = try await req.keyCaller()
+        return (try req.bullpen.requireMarketData(), try await AlpacaMapping.clock(caller, req: req))
+    }
+
+    /// Parameters every data route takes: `feed` (any of Alpaca's; Bullpen has one) and `currency` (USD).
+    static func checkCommon(_ req: Request) throws {
+        if let feed = req.query[String.self, at: "feed"], !["iex", "sip", "delayed_sip", "otc", "boats", "overnight"].contains(feed) {
+            throw APIError.validation("feed must be one of iex, sip, delayed_sip, otc, boats, overnight.")
+        }
+        if let currency = req.query[String.self, at: "currency"], currency != "USD" {
+            throw APIError(.notSupported, "Prices are in USD only.")
+        }
+    }
+
+    static func interval(_ text: String?) throws -> BarInterval {
+        guard let text else { throw APIError.validation("timeframe is required, like 1Day.") }
+        switch text {
+        case "1Day", "1D": return .day
+        case "1Week", "1W": return .week
+        case "1Month", "1M": return .month
+        default:
+            if text.range(of: "^[0-9]+(Min|T|Hour|H|Day|D|Week|W|Month|M)$", options: .regularExpression) != nil {
+                throw APIError(.notSupported, "Bullpen's market data are daily: timeframe must be 1Day, 1Week or 1Month.")
+            }
+            throw APIError.validation("timeframe must be like 1Day, 1Week or 1Month.")
+        }
+    }
+
+    /// A session's bar is stamped at its New York midnight, as Alpaca stamps daily bars.
+    static func stamp(_ date: SessionDate) -> Date { TradingCalendar.instant(date, 0, 0) }
+
+    static func number(_ price: Price, _ symbol: Symbol) -> Decimal {
+        AlpacaJSON.number(price.perShare(of: symbol).decimalString) ?? 0
+    }
+
+    static func bar(_ bar: DailyBar, symbol: Symbol) -> AlpacaBar {
+        AlpacaBar(t: stamp(bar.date), o: number(bar.open, symbol), h: number(bar.high, symbol), l: number(bar.low, symbol),
+                  c: number(bar.close, symbol), v: bar.volume)
+    }
+
+    static func noData(_ symbol: Symbol) -> APIError {
+        APIError(.notFound, "There is no data for \(symbol.rawValue) as of this portfolio's clock.")
+    }
+
+    /// A page token: the symbol and date of the next bar, base64url.
+    static func encodeToken(symbol: String, date: SessionDate) -> String {
+        Data("\(symbol)|\(date)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeToken(_ text: String) throws -> (symbol: String, date: SessionDate) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard text.count <= 200, let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else {
+            throw APIError.invalidCursor
+        }
+        let parts = decoded.split(separator: "|", omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = SessionDate(iso: parts[1]) else { throw APIError.invalidCursor }
+        return (String(parts[0]), date)
+    }
+}
+
+private struct BarsAnswer: Encodable {
+    var bars: [String: [AlpacaBar]]
+    var nextPageToken: String?
+
+    enum CodingKeys: String, CodingKey { case bars, nextPageToken = "next_page_token" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bars, forKey: .bars)
+        try container.encode(nextPageToken, forKey: .nextPageToken)   // null on the last page, never ""
+    }
+}
+
+private struct SymbolBarsAnswer: Encodable {
+    var bars: [AlpacaBar]
+    var symbol: String
+    var nextPageToken: String?
+
+    enum CodingKeys: String, CodingKey { case bars, symbol, nextPageToken = "next_page_token" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bars, forKey: .bars)
+        try container.encode(symbol, forKey: .symbol)
+        try container.encode(nextPageToken, forKey: .nextPageToken)
+    }
+}
+
+/// `{"symbol": "AAPL", "<key>": value}`: the single-symbol answers.
+private struct SymbolAnswer<Value: Encodable>: Encodable {
+    var symbol: String
+    var key: String
+    var value: Value
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(symbol, forKey: Key(stringValue: "symbol"))
+        try container.encode(value, forKey: Key(stringValue: key))
+    }
+}
+
+/// Alpaca's crypto and options data: not offered, answered with Alpaca's error for an unsupported
+/// feature whatever the path and parameters (so these are outside the parameter checks).
+struct AlpacaUnsupportedRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let data = routes.grouped("alpaca", "data")
+        data.get("v1beta3", "crypto", "**", use: Self.refuse)
+        data.get("v1beta1", "options", "**", use: Self.refuse)
+        routes.get("alpaca", "openapi.yaml", use: Self.contract)
+    }
+
+    @Sendable static func refuse(_ req: Request) async throws -> Response {
+        _ = try await req.keyCaller()
+        throw APIError(.notSupported, "Bullpen's market data are daily bars of US stocks: historical quotes and trades, "
+            + "crypto and options data are not offered through the Alpaca-compatible API.")
+    }
+
+    /// `alpaca.yaml`, public like `/openapi.yaml`.
+    @Sendable static func contract(_ req: Request) async throws -> Response {
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .contentType, value: "application/yaml; charset=utf-8")
+        return Response(status: .ok, headers: headers, body: .init(string: try APIContract.alpacaDocument()))
+    }
+}

@@ -1,0 +1,387 @@
+import BullpenAPI
+import BullpenCore
+import BullpenMarketData
+import BullpenStore
+import Crypto
+import Foundation
+import Vapor
+
+/// Native records in Alpaca's shapes, and Alpaca's requests as native ones.
+enum AlpacaMapping {
+    // MARK: Ids and symbols
+
+    /// A stable UUID for a symbol (Alpaca's assets have ids): the first 16 bytes of the
+    /// symbol's SHA-256, marked as a version 5 (name-based) UUID.
+    static func assetID(_ symbol: Symbol) -> String {
+        var bytes = Array(SHA256.hash(data: Data("bullpen asset \(symbol.rawValue)".utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return uuid.uuidString.lowercased()
+    }
+
+    /// A portfolio's account number: `BP` and the first ten hex digits of its id.
+    static func accountNumber(_ id: PortfolioID) -> String {
+        "BP" + id.description.replacingOccurrences(of: "-", with: "").prefix(10).uppercased()
+    }
+
+    /// Alpaca writes option symbols without the OCC padding.
+    static func alpacaSymbol(_ symbol: Symbol) -> String { symbol.rawValue.replacingOccurrences(of: " ", with: "") }
+
+    /// The native form of an Alpaca symbol (stocks are the same).
+    static func nativeSymbol(_ text: String) -> String { text }
+
+    static func assetClass(_ symbol: Symbol) -> String { symbol.option == nil ? "us_equity" : "us_option" }
+
+    /// Alpaca's exchange names; others (the demo exchange) are written as "".
+    static func exchange(_ name: String?) -> String {
+        let known = ["NASDAQ", "NYSE", "AMEX", "ARCA", "BATS", "NYSEARCA", "OTC"]
+        guard let name = name?.uppercased(), known.contains(name) else { return "" }
+        return name
+    }
+
+    // MARK: Orders
+
+    /// Alpaca's order request as the native one; what Bullpen does not simulate is refused with a reason.
+    static func placeRequest(_ body: AlpacaOrderRequest) throws -> PlaceOrderRequest {
+        if let orderClass = body.orderClass, orderClass != "simple" {
+            throw APIError(.notSupported, "order_class \(orderClass) is not offered: Bullpen takes simple orders (place the legs as separate orders).")
+        }
+        if body.legs != nil || body.takeProfit != nil || body.stopLoss != nil {
+            throw APIError(.notSupported, "Bracket, OCO and OTO legs (take_profit, stop_loss, legs) are not offered: place simple orders.")
+        }
+        if body.extendedHours == true {
+            throw APIError(.notSupported, "Extended-hours trading is not simulated: orders work in the regular session.")
+        }
+        if body.notional != nil {
+            throw APIError(.notSupported, "Orders by notional amount need fractional shares, which are not offered yet: give qty in whole shares.")
+        }
+        if let intent = body.positionIntent, !["buy_to_open", "buy_to_close", "sell_to_open", "sell_to_close"].contains(intent) {
+            throw APIError.validation("position_intent must be buy_to_open, buy_to_close, sell_to_open or sell_to_close.")
+        }
+        guard let symbol = body.symbol, !symbol.isEmpty else { throw APIError.validation("symbol is required.") }
+        if let parsed = Symbol(symbol), parsed.option != nil || symbol.count > 10 {
+            throw APIError(.notSupported, "Options are not offered through the Alpaca-compatible API; use Bullpen's own API for them.")
+        }
+        if symbol.contains("/") { throw APIError(.notSupported, "Crypto is not offered yet: Bullpen trades US stocks.") }
+        guard let side = body.side else { throw APIError.validation("side is required.") }
+        guard let qtyText = body.qty else { throw APIError.validation("qty is required.") }
+        guard let qty = qtyText.wholeNumber else {
+            if let value = Decimal(string: qtyText.text, locale: Locale(identifier: "en_US_POSIX")), value > 0 {
+                throw APIError(.notSupported, "Fractional shares are not offered yet: qty must be a whole number of shares.")
+            }
+            throw APIError.validation("qty must be a whole number of shares above zero.")
+        }
+        var native = PlaceOrderRequest(symbol: symbol, side: side, quantity: qty, type: body.type ?? "market",
+                                       clientOrderId: body.clientOrderId)
+        native.timeInForce = body.timeInForce ?? "day"
+        native.limitPrice = body.limitPrice?.text
+        native.stopPrice = body.stopPrice?.text
+        native.trailPrice = body.trailPrice?.text
+        native.trailPercent = body.trailPercent?.text
+        return native
+    }
+
+    /// Alpaca's replace request as the native one (`trail` is the old order's kind of trail).
+    static func replaceRequest(_ body: AlpacaReplaceRequest, old: OrderRecord) throws -> ReplaceOrderRequest {
+        var native = ReplaceOrderRequest()
+        if let qty = body.qty {
+            guard let whole = qty.wholeNumber else {
+                throw APIError(.notSupported, "Fractional shares are not offered yet: qty must be a whole number of shares.")
+            }
+            native.quantity = whole
+        }
+        native.timeInForce = body.timeInForce
+        native.limitPrice = body.limitPrice?.text
+        native.stopPrice = body.stopPrice?.text
+        if let trail = body.trail {
+            switch old.terms.trail {
+            case .percent?: native.trailPercent = trail.text
+            case .price?: native.trailPrice = trail.text
+            case nil: throw APIError.validation("trail changes a trailing stop's trail; this order has none.")
+            }
+        }
+        return native
+    }
+
+    /// Every order of the key's portfolio (the current period), newest first.
+    static func orders(of caller: KeyCaller, open: Bool?, store: BullpenStore) async throws -> [OrderRecord] {
+        var result: [OrderRecord] = [], cursor: String?
+        repeat {
+            let page = try await store.orders(of: caller.portfolio, owner: caller.user, limit: 500, cursor: cursor, open: open)
+            result += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return result
+    }
+
+    // MARK: Positions
+
+    static func prices(_ valuation: Valuation) -> [Symbol: Price] {
+        Dictionary(valuation.positions.compactMap { position in position.quote.map { (position.position.symbol, $0.price) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The key's positions, valued now (as of the portfolio's clock).
+    static func positions(_ caller: KeyCaller, req: Request) async throws -> [AlpacaPosition] {
+        let (_, valuation) = try await req.bullpen.portfolios.valued(caller.portfolio, owner: caller.user)
+        // Shares that working sells (or buys to cover) hold are not available to another order.
+        var held: [Symbol: Int64] = [:]
+        for order in try await orders(of: caller, open: true, store: req.bullpen.store) {
+            held[order.symbol, default: 0] += order.quantity - order.filledQuantity
+        }
+        var result: [AlpacaPosition] = []
+        for value in valuation.positions {
+            let position = value.position, symbol = position.symbol
+            let name = try? await req.bullpen.marketData?.asset(symbol)
+            let quantity = position.quantity
+            let available = quantity > 0 ? max(0, quantity - (held[symbol] ?? 0)) : quantity
+            var dto = AlpacaPosition(
+                assetId: assetID(symbol), symbol: alpacaSymbol(symbol), exchange: exchange(name?.exchange),
+                assetClass: assetClass(symbol), avgEntryPrice: position.averageCost.perShare(of: symbol).decimalString,
+                qty: String(quantity), qtyAvailable: String(available), side: quantity < 0 ? "short" : "long",
+                marketValue: value.marketValue.decimalString, costBasis: position.costBasis.decimalString,
+                unrealizedPl: value.unrealizedPnL.decimalString)
+            dto.unrealizedPlpc = value.unrealizedPercent.map { FixedPoint.format($0.hundredths, scale: 4) }
+            if let quote = value.quote {
+                dto.currentPrice = quote.price.perShare(of: symbol).decimalString
+                dto.lastdayPrice = quote.previousClose?.perShare(of: symbol).decimalString
+                dto.changeToday = quote.changePercent.map { FixedPoint.format($0.hundredths, scale: 4) }
+            }
+            if let day = value.dayChange {
+                dto.unrealizedIntradayPl = day.decimalString
+                dto.unrealizedIntradayPlpc = (value.marketValue - day).cents == 0 ? nil
+                    : ratio(day.cents, of: abs((value.marketValue - day).cents))
+            }
+            result.append(dto)
+        }
+        return result
+    }
+
+    /// `numerator / denominator` as a decimal fraction with six places (half away from zero).
+    static func ratio(_ numerator: Int64, of denominator: Int64) -> String? {
+        guard denominator != 0, let scaled = FixedPoint.checked(numerator, times: 1_000_000, plus: 0) else { return nil }
+        return FixedPoint.format(FixedPoint.divideRounded(scaled, by: denominator), scale: 6)
+    }
+
+    // MARK: Assets, clock, calendar
+
+    /// The clock the key's portfolio stands on.
+    static func clock(_ caller: KeyCaller, req: Request) async throws -> PortfolioClock {
+        try await req.bullpen.store.portfolioForPricing(caller.portfolio, owner: caller.user).clock
+    }
+
+    /// Every asset listed as of `clock` (a replay sees only what was listed on its date).
+    static func assets(asOf clock: PortfolioClock, req: Request) async throws -> [AlpacaAsset] {
+        let source = try req.bullpen.requireMarketData()
+        return try await Research.snapshots(source, asOf: clock).map { snapshot in
+            AlpacaAsset(id: assetID(snapshot.info.symbol), exchange: exchange(snapshot.info.exchange),
+                        symbol: snapshot.info.symbol.rawValue, name: snapshot.info.name, status: "active", tradable: true)
+        }
+    }
+
+    /// Alpaca's clock: live, the exchange's; for a replay, its date a minute before the close
+    /// (orders placed now fill on that session, as the replay game fills them), the market open.
+    static func clockDTO(_ clock: PortfolioClock, now: Date) -> AlpacaClock {
+        let calendar = TradingCalendar()
+        let instant: Date, isOpen: Bool
+        if let date = clock.date {
+            let session = SessionDate(date)
+            let close = calendar.sessionBounds(on: session)?.close ?? TradingCalendar.instant(session, 16, 0)
+            instant = close.addingTimeInterval(-60)
+            isOpen = true
+        } else {
+            instant = now
+            isOpen = calendar.isOpen(at: now)
+        }
+        return AlpacaClock(timestamp: newYorkTime(instant), isOpen: isOpen, nextOpen: newYorkTime(calendar.nextOpen(after: instant)),
+                           nextClose: newYorkTime(calendar.nextClose(after: instant)), bullpenClock: clock.date == nil ? "live" : "replay")
+    }
+
+    /// An instant in New York time with its offset, as Alpaca's clock writes it.
+    static func newYorkTime(_ instant: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TradingCalendar.newYork
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
+        return formatter.string(from: instant)
+    }
+
+    static func calendar(from start: SessionDate, through end: SessionDate) -> [AlpacaCalendarDay] {
+        let calendar = TradingCalendar()
+        return calendar.tradingDays(from: start, through: end).map { date in
+            let early = calendar.isEarlyClose(date)
+            // Settlement is one trading day later (T+1).
+            return AlpacaCalendarDay(date: date.description, open: "09:30", close: early ? "13:00" : "16:00",
+                                     settlementDate: calendar.nextTradingDay(after: date).description)
+        }
+    }
+
+    // MARK: Activities
+
+    static let nonTradeTypes = ["FEE", "CSD", "DIV", "SPLIT", "OPEXC", "OPEXP", "OPASN", "MA"]
+    static let activityTypes = Set(["FILL"] + nonTradeTypes)
+
+    /// The journal of the current period as Alpaca's activities, newest first, with when each happened.
+    static func activities(_ caller: KeyCaller, store: BullpenStore) async throws -> [(activity: AlpacaActivity, at: Date)] {
+        let journal = try await store.journal(of: caller.portfolio, owner: caller.user, periods: .current)
+        let orders = Dictionary(try await orders(of: caller, open: nil, store: store).map { ($0.id, $0) }) { first, _ in first }
+        var filled: [OrderID: Int64] = [:]
+        var result: [(activity: AlpacaActivity, at: Date)] = []
+        let stamp = DateFormatter()
+        stamp.locale = Locale(identifier: "en_US_POSIX")
+        stamp.timeZone = TimeZone(identifier: "UTC")
+        stamp.dateFormat = "yyyyMMddHHmmssSSS"
+        for entry in journal {   // oldest first: fills add up per order
+            let id = "\(stamp.string(from: entry.createdAt))::\(entry.id)"
+            let account = caller.portfolio.description
+            if entry.kind == .trade, let symbol = entry.symbol, let side = entry.side, let orderID = entry.orderID {
+                var activity = AlpacaActivity(id: id, accountId: account, activityType: "FILL")
+                let quantity = abs(entry.quantityDelta)
+                let cumulative = (filled[orderID] ?? 0) + quantity
+                filled[orderID] = cumulative
+                let order = orders[orderID]
+                let leaves = max(0, (order?.quantity ?? cumulative) - cumulative)
+                activity.transactionTime = entry.createdAt
+                activity.type = leaves > 0 ? "partial_fill" : "fill"
+                activity.price = entry.price?.perShare(of: symbol).decimalString
+                activity.qty = String(quantity)
+                activity.side = side.rawValue
+                activity.symbol = alpacaSymbol(symbol)
+                activity.leavesQty = String(leaves)
+                activity.cumQty = String(cumulative)
+                activity.orderId = orderID.description
+                activity.orderStatus = leaves > 0 ? "partially_filled" : (order?.status.rawValue ?? "filled")
+                result.append((activity, entry.createdAt))
+                continue
+            }
+            let type: String
+            switch entry.kind {
+            case .trade, .commission, .borrowFee: type = "FEE"
+            case .grant: type = "CSD"
+            case .dividend: type = "DIV"
+            case .split: type = "SPLIT"
+            case .exercise: type = "OPEXC"
+            case .expiry: type = "OPEXP"
+            case .assignment: type = "OPASN"
+            case .marginCall, .marginMet: type = "MA"
+            }
+            var activity = AlpacaActivity(id: id, accountId: account, activityType: type)
+            activity.date = SessionDate(entry.priceAsOf ?? entry.createdAt).description
+            activity.netAmount = entry.cashDelta.decimalString
+            activity.symbol = entry.symbol.map(alpacaSymbol)
+            activity.qty = entry.quantityDelta == 0 ? nil : String(entry.quantityDelta)
+            activity.status = "executed"
+            activity.description = switch entry.kind {
+            case .grant: "Top-up of virtual cash"
+            case .commission: "Commission"
+            case .borrowFee: "Borrow fee on a short position"
+            case .dividend: "Cash dividend"
+            case .split: "Stock split"
+            case .exercise: "Option exercised"
+            case .expiry: "Option expired"
+            case .assignment: "Option assigned"
+            case .marginCall: "Margin call"
+            case .marginMet: "Margin call met"
+            case .trade: "Trade"
+            }
+            result.append((activity, entry.createdAt))
+        }
+        return result.reversed()
+    }
+
+    // MARK: Portfolio history
+
+    /// The equity curve in Alpaca's shape: one point a session (stamped at its New York
+    /// midnight), profit and loss against the first point kept.
+    static func history(_ points: [EquityCurve.Point], startingCash: Money, period: DateComponents?, start: SessionDate?,
+                        end: SessionDate?) -> AlpacaPortfolioHistory {
+        var kept = points.filter { point in (end.map { point.date <= $0 } ?? true) && (start.map { point.date >= $0 } ?? true) }
+        if start == nil, let last = kept.last?.date {
+            let components = period ?? DateComponents(month: 1)
+            let lastDate = TradingCalendar.instant(last, 12, 0)
+            if let from = Calendar(identifier: .gregorian).date(byAdding: components.negated, to: lastDate) {
+                kept = kept.filter { $0.date >= SessionDate(from) }
+            }
+        }
+        let base = kept.first?.equity ?? startingCash
+        return AlpacaPortfolioHistory(
+            timestamp: kept.map { Int64(TradingCalendar.instant($0.date, 0, 0).timeIntervalSince1970) },
+            equity: kept.map { AlpacaJSON.number($0.equity.decimalString) ?? 0 },
+            profitLoss: kept.map { AlpacaJSON.number(($0.equity - base).decimalString) ?? 0 },
+            profitLossPct: kept.map { AlpacaJSON.number(ratio(($0.equity - base).cents, of: base.cents)) },
+            baseValue: AlpacaJSON.number(base.decimalString) ?? 0, baseValueAsof: kept.first?.date.description, timeframe: "1D")
+    }
+
+    // MARK: Watchlists
+
+    /// Symbols that are listed now (Alpaca refuses a watchlist with an unknown one: 422).
+    static func listedSymbols(_ texts: [String], req: Request) async throws -> [Symbol] {
+        let source = try req.bullpen.requireMarketData()
+        var result: [Symbol] = []
+        for text in texts {
+            guard let symbol = Symbol(text), try await source.asset(symbol) != nil else {
+                throw APIError(.validationFailed, "asset not found: \(text)")
+            }
+            result.append(symbol)
+        }
+        return result
+    }
+
+    static func watchlist(_ list: WatchlistRecord, caller: KeyCaller, req: Request) async throws -> AlpacaWatchlist {
+        let source = try req.bullpen.requireMarketData()
+        var assets: [AlpacaAsset] = []
+        for symbol in list.symbols {
+            guard let info = try await source.asset(symbol) else { continue }
+            assets.append(AlpacaAsset(id: assetID(symbol), exchange: exchange(info.exchange), symbol: symbol.rawValue, name: info.name,
+                                      status: "active", tradable: true))
+        }
+        return AlpacaWatchlist(id: list.id.uuidString.lowercased(), accountId: caller.portfolio.description, name: list.name,
+                               createdAt: list.createdAt, assets: assets)
+    }
+}
+
+extension AlpacaOrder {
+    init(_ order: OrderRecord) {
+        let symbol = order.symbol, updated = order.updatedAt ?? order.filledAt ?? order.createdAt
+        self.init(id: order.id.description, clientOrderId: order.clientOrderID ?? order.id.description, createdAt: order.createdAt,
+                  updatedAt: updated, assetId: AlpacaMapping.assetID(symbol), symbol: AlpacaMapping.alpacaSymbol(symbol),
+                  assetClass: AlpacaMapping.assetClass(symbol), qty: String(order.quantity), filledQty: String(order.filledQuantity),
+                  type: order.type.rawValue, side: order.side.rawValue, timeInForce: order.terms.timeInForce.rawValue,
+                  status: order.status.rawValue)
+        filledAt = order.filledAt
+        filledAvgPrice = order.filledQuantity > 0 ? order.fillPrice?.perShare(of: symbol).decimalString : nil
+        limitPrice = order.terms.limit?.decimalString
+        stopPrice = order.terms.stop?.decimalString
+        switch order.terms.trail {
+        case .price(let amount)?: trailPrice = amount.decimalString
+        case .percent(let basisPoints)?: trailPercent = FixedPoint.format(basisPoints, scale: 2)
+        case nil: break
+        }
+        hwm = order.waterMark?.decimalString
+        switch order.status {
+        case .canceled: canceledAt = updated
+        case .expired: expiredAt = updated
+        case .rejected: failedAt = updated
+        case .replaced: replacedAt = updated
+        case .new, .partiallyFilled, .filled: break
+        }
+        expiresAt = order.expiresAt
+        replacedBy = order.replacedByID?.description
+        replaces = order.replacesID?.description
+        bullpenReason = order.reason
+        bullpenPriceNote = order.fillNote ?? order.pricing?.explanation
+    }
+}
+
+private extension DateComponents {
+    var negated: DateComponents {
+        var copy = DateComponents()
+        copy.day = day.map { -$0 }
+        copy.weekOfYear = weekOfYear.map { -$0 }
+        copy.month = month.map { -$0 }
+        copy.year = year.map { -$0 }
+        return copy
+    }
+}
