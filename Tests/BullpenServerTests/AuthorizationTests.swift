@@ -63,6 +63,9 @@ struct AuthorizationTests {
         (.PUT, "/api/v1/push/kinds", #"{"kinds":[]}"#),
         (.POST, "/api/v1/push/subscriptions", #"{"endpoint":"https://fcm.googleapis.com/fcm/send/x","keys":{"p256dh":"x","auth":"y"}}"#),
         (.POST, "/api/v1/push/unsubscribe", #"{"endpoint":"https://fcm.googleapis.com/fcm/send/x"}"#),
+        (.GET, "/api/v1/keys", nil),
+        (.POST, "/api/v1/keys", #"{"portfolioId":"00000000-0000-0000-0000-000000000000"}"#),
+        (.DELETE, "/api/v1/keys/{K}", nil),
         // These end the caller's credentials: last.
         (.POST, "/api/v1/me/password", #"{"currentPassword":"wrong password!","newPassword":"another long passphrase"}"#),
         (.DELETE, "/api/v1/me", #"{"password":"wrong password!"}"#),
@@ -78,7 +81,7 @@ struct AuthorizationTests {
         (.GET, "/api/v1/assets/{symbol}/bars"), (.GET, "/api/v1/assets/{symbol}/logo.svg"), (.GET, "/api/v1/quotes"),
         (.GET, "/api/v1/benchmarks/{name}/bars"), (.GET, "/api/v1/stream"), (.GET, "/api/v1/replay/scenarios"),
         (.GET, "/api/v1/options/{symbol}/chain"), (.GET, "/api/v1/options/contracts/{contract}"),
-        (.GET, "/api/v1/users/{username}/avatar"),
+        (.GET, "/api/v1/users/{username}/avatar"), (.GET, "/alpaca/openapi.yaml"),
     ]
 
     /// The routes about another player, `{U}`: each needs a token, and to a player `{U}` blocked,
@@ -116,6 +119,7 @@ struct AuthorizationTests {
             rows += Self.userRoutes.map { Self.shape($0.0, $0.1) }
             rows += Self.publicRoutes.map { Self.shape($0.0, $0.1) }
             rows += Self.socialRoutes.map { Self.shape($0.0, $0.1) }
+            rows += AlpacaAPITests.routes.map { Self.shape($0.method, $0.path) }
             let registered = server.app.routes.all.map { route in
                 Self.shape(route.method, "/" + route.path.map { component in
                     if case .constant(let text) = component { text } else { "{}" }
@@ -134,11 +138,14 @@ struct AuthorizationTests {
                 .decode(WatchlistDTO.self)
             let alert = try await server.send(.POST, "/api/v1/alerts", token: alice.accessToken,
                                               json: CreateAlertRequest(symbol: "MSFT", condition: "below", value: "1")).decode(AlertDTO.self)
+            let key = try await server.send(.POST, "/api/v1/keys", token: alice.accessToken,
+                                            json: CreateAPIKeyRequest(portfolioId: alice.mainPortfolio)).decode(APIKeyDTO.self)
             for (method, path, body) in Self.userRoutes {
                 let concrete = path.replacingOccurrences(of: "{W}", with: list.id).replacingOccurrences(of: "{A}", with: alert.id)
+                    .replacingOccurrences(of: "{K}", with: key.id)
                 let anonymous = try await server.send(method, concrete, body: body)
                 #expect(anonymous.status == 401, "\(method) \(path) without a token: \(anonymous.status)")
-                if path.contains("{W}") || path.contains("{A}") {
+                if path.contains("{W}") || path.contains("{A}") || path.contains("{K}") {
                     let other = try await server.send(method, concrete, token: bob.accessToken, body: body)
                     #expect(other.status == 404, "\(method) \(path) by another player: \(other.status)")
                 }
@@ -148,6 +155,8 @@ struct AuthorizationTests {
             #expect(lists.watchlists.map(\.id) == [list.id] && lists.watchlists[0].symbols.isEmpty)
             let alerts = try await server.send(.GET, "/api/v1/alerts", token: alice.accessToken).decode(AlertList.self)
             #expect(alerts.alerts.map(\.id) == [alert.id] && alerts.alerts[0].armed)
+            let keys = try await server.send(.GET, "/api/v1/keys", token: alice.accessToken).decode(APIKeyList.self)
+            #expect(keys.keys.map(\.id) == [key.id])
             // Every public route answers without a token (a 401 would mean it is not public after all).
             for (method, path) in Self.publicRoutes where method == .GET && !path.contains("{") && path != "/api/v1/stream" {
                 let reply = try await server.send(method, path == "/api/v1/quotes" ? path + "?symbols=MSFT" : path)
