@@ -22,6 +22,7 @@ equity. Nothing in the output depends on the wall clock, so two runs on the same
         --symbols AAPL,MSFT --days 252 --fast 20 --slow 50
 """
 import argparse
+import os
 from datetime import timedelta
 from decimal import ROUND_DOWN, Decimal
 
@@ -105,13 +106,15 @@ def clients(server, key, secret):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", required=True, help="Bullpen's address, e.g. http://127.0.0.1:8080")
-    parser.add_argument("--key", required=True)
-    parser.add_argument("--secret", required=True)
+    parser.add_argument("--key", default=os.environ.get("APCA_API_KEY_ID"), help="the key's id (or APCA_API_KEY_ID)")
+    parser.add_argument("--secret", default=os.environ.get("APCA_API_SECRET_KEY"), help="its secret (or APCA_API_SECRET_KEY)")
     parser.add_argument("--symbols", default="AAPL,MSFT")
     parser.add_argument("--days", type=int, default=252, help="trading days to run")
     parser.add_argument("--fast", type=int, default=20)
     parser.add_argument("--slow", type=int, default=50)
     args = parser.parse_args()
+    if not args.key or not args.secret:
+        parser.error("give --key and --secret (or APCA_API_KEY_ID and APCA_API_SECRET_KEY)")
     symbols = [s.strip().upper() for s in args.symbols.split(",") if s.strip()]
     trading, data = clients(args.server, args.key, args.secret)
 

@@ -313,6 +313,33 @@ public final class BullpenClient: Sendable {
         return try await bullpenCall { try await api.listMyLeagues().ok.body.json.leagues.map(League.init) }
     }
 
+    // MARK: API keys
+
+    /// The caller's API keys that still work, newest first (their secrets are never listed).
+    public func keys() async throws -> [APIKey] {
+        try await requireSession()
+        return try await bullpenCall { try await api.listKeys().ok.body.json.keys.map(APIKey.init) }
+    }
+
+    /// Makes an API key for one of the caller's portfolios: bots use it with Alpaca's clients at
+    /// `/alpaca`. The answer carries the ``APIKey/secret``, once.
+    ///
+    /// - Parameters:
+    ///   - portfolioID: The portfolio the key speaks for.
+    ///   - name: What the key is for.
+    ///   - trading: Whether it may trade (otherwise it only reads).
+    public func createKey(portfolioID: String, name: String? = nil, trading: Bool = false) async throws -> APIKey {
+        try await requireSession()
+        let body = Operations.CreateKey.Input.Body.JsonPayload(portfolioId: portfolioID, name: name, scope: trading ? .trading : .readOnly)
+        return try await bullpenCall { APIKey(try await api.createKey(body: .json(body)).created.body.json) }
+    }
+
+    /// Revokes an API key (by its ``APIKey/id``): it authenticates nothing from now on.
+    public func revokeKey(_ id: String) async throws {
+        try await requireSession()
+        _ = try await bullpenCall { try await api.revokeKey(path: .init(keyId: id)).noContent }
+    }
+
     /// Public leagues anyone may join.
     public func publicLeagues() async throws -> [League] {
         try await requireSession()

@@ -794,3 +794,37 @@ public struct Leaderboard: Sendable, Hashable, Encodable {
         me = try wire.me.map(Standing.init)
     }
 }
+
+/// An API key: it lets a bot trade or read one portfolio through the Alpaca-compatible API.
+public struct APIKey: Sendable, Hashable, Encodable, Identifiable {
+    /// Its record's id (to revoke it).
+    public var id: String
+    /// The public half, sent as `APCA-API-KEY-ID`.
+    public var keyId: String
+    /// What it is for.
+    public var name: String
+    /// `read_only` or `trading`.
+    public var scope: String
+    /// The portfolio it speaks for.
+    public var portfolioId: String
+    /// That portfolio's name.
+    public var portfolioName: String?
+    /// When it was made.
+    public var createdAt: Date
+    /// When it was last used (to the minute), if ever.
+    public var lastUsedAt: Date?
+    /// The secret, sent as `APCA-API-SECRET-KEY`: only right after ``BullpenClient/createKey(portfolioID:name:trading:)``.
+    public var secret: String?
+
+    init(_ wire: Components.Schemas.APIKey) {
+        id = wire.id
+        keyId = wire.keyId
+        name = wire.name
+        scope = wire.scope.rawValue
+        portfolioId = wire.portfolioId
+        portfolioName = wire.portfolioName
+        createdAt = wire.createdAt
+        lastUsedAt = wire.lastUsedAt
+        secret = wire.secret
+    }
+}

@@ -21,6 +21,7 @@ struct Bullpen: AsyncParsableCommand {
                                                            Buy.self, Sell.self, Replay.self]),
             CommandGroup(name: "Market", subcommands: [QuoteCommand.self, Search.self, Chart.self, Watch.self]),
             CommandGroup(name: "Leagues", subcommands: [Leagues.self, LeaderboardCommand.self]),
+            CommandGroup(name: "Bots", subcommands: [Keys.self]),
         ])
 
     /// Parses and runs a command; a usage error exits with 2 (ArgumentParser's own is 64).

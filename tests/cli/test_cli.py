@@ -242,6 +242,31 @@ def test_replays_advance_with_progress(server):
     assert any(s["id"] for s in player.json("replay", "scenarios"))
 
 
+def test_keys_create_list_and_revoke(server):
+    player = Player(server).register()
+    replay = player.json("replay", "new", "--start", "2012-03", "--name", "Bot")
+    made = player.ok("keys", "create", "--portfolio", "bot", "--name", "crossover", "--trading")
+    key_id = next(line.split()[1] for line in made.stdout.splitlines() if "APCA-API-KEY-ID" in line)
+    secret = next(line.split()[1] for line in made.stdout.splitlines() if "APCA-API-SECRET-KEY" in line)
+    assert "shown only now" in made.stdout and len(secret) == 40
+    headers = {"APCA-API-KEY-ID": key_id, "APCA-API-SECRET-KEY": secret}
+    status, account = call(server.url, "GET", "/alpaca/v2/account", headers=headers)
+    assert status == 200 and account["id"] == replay["id"] and account["bullpen_replay_date"] == replay["date"]
+    listed = player.json("keys", "list")
+    assert [(k["keyId"], k["scope"], k["portfolioName"]) for k in listed] == [(key_id, "trading", "Bot")]
+    assert "secret" not in listed[0] and listed[0]["lastUsedAt"]
+    table = player.ok("keys", "list").stdout
+    assert key_id in table and "trading" in table and "crossover" in table
+    read_only = player.json("keys", "create", "--portfolio", "bot")
+    assert read_only["scope"] == "read_only" and read_only["secret"]
+    assert player.ok("keys", "revoke", key_id).stdout.startswith(f"Revoked {key_id}")
+    status, refused = call(server.url, "GET", "/alpaca/v2/account", headers=headers)
+    assert status == 401 and refused["code"] == 40110000
+    result = player.run("keys", "revoke", key_id)
+    assert result.returncode == 1 and "(not_found)" in one_line(result.stderr)
+    assert [k["keyId"] for k in player.json("keys", "list")] == [read_only["keyId"]]
+
+
 def test_leagues_and_leaderboard(server):
     player = Player(server).register()
     assert player.json("leagues") == []
