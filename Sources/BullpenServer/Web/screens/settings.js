@@ -1,6 +1,6 @@
 // Settings (#/settings): appearance, the global leaderboard (whether the player's live portfolios
 // appear on it: off until they say so), browser notifications (this device, and which kinds),
-// every price alert, password, log out, delete the account.
+// every price alert, API keys for bots, password, log out, delete the account.
 import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { view } from '/router.js';
@@ -9,6 +9,7 @@ import { theme, palette, setTheme, setPalette } from '/appearance.js';
 import { confirmDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
 import { alertsSection, setupAlerts } from '/components/price-alerts.js';
+import { keysSection, setupKeys } from '/components/api-keys.js';
 import { pushSupported, currentSubscription, subscribePush, unsubscribePush } from '/push.js';
 
 export default function settingsScreen({ live }) {
@@ -31,6 +32,7 @@ export default function settingsScreen({ live }) {
       <fieldset class="plain-fieldset" id="push-kinds"><legend>Send these as browser notifications</legend><p class="loading">Loading…</p></fieldset>
       <p class="error" id="push-error" role="alert"></p></div>
     ${alertsSection(null)}
+    ${keysSection()}
     <div class="card gap-top"><h2 class="flush-top">Change password</h2>
       <form id="password-form" novalidate>
         <label for="current-password">Current password</label><input id="current-password" type="password" autocomplete="current-password">
@@ -61,6 +63,7 @@ export default function settingsScreen({ live }) {
   setupLeaderboardChoice(live);
   setupPush(live);
   setupAlerts({ live });
+  setupKeys({ live });
   document.getElementById('logout').addEventListener('click', logout);
   document.getElementById('delete-account').addEventListener('click', deleteAccountDialog);
 }
