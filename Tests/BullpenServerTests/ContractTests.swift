@@ -9,24 +9,31 @@ import Yams
 struct ContractTests {
     static let methods: Set<String> = ["get", "post", "put", "patch", "delete", "head", "options"]
 
-    /// `METHOD /path/{param}` for every operation in openapi.yaml.
+    /// `METHOD /path/{param}` for every operation in openapi.yaml and alpaca.yaml (the
+    /// Alpaca-compatible API's own description).
     static func documentedOperations() throws -> Set<String> {
-        let document = try #require(try Yams.load(yaml: try APIContract.openAPIDocument()) as? [String: Any])
-        let paths = try #require(document["paths"] as? [String: Any])
         var operations: Set<String> = []
-        for (path, item) in paths {
-            let item = try #require(item as? [String: Any])
-            for method in item.keys where methods.contains(method) {
-                operations.insert("\(method.uppercased()) \(path)")
+        for text in [try APIContract.openAPIDocument(), try APIContract.alpacaDocument()] {
+            let document = try #require(try Yams.load(yaml: text) as? [String: Any])
+            let paths = try #require(document["paths"] as? [String: Any])
+            for (path, item) in paths {
+                let item = try #require(item as? [String: Any])
+                for method in item.keys where methods.contains(method) {
+                    operations.insert("\(method.uppercased()) \(path)")
+                }
             }
         }
         return operations
     }
 
+    /// Routes no document can describe: the catch-alls that answer Alpaca's "not offered" for
+    /// its crypto and options data, whatever the path after them.
+    static let undocumentable: Set<String> = ["GET /alpaca/data/v1beta3/crypto/**", "GET /alpaca/data/v1beta1/options/**"]
+
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
         try await withServer { server in
             // The same naming the query-parameter check looks operations up by.
-            let registered = Set(server.app.routes.all.map(QueryParameterRules.operation))
+            let registered = Set(server.app.routes.all.map(QueryParameterRules.operation)).subtracting(Self.undocumentable)
             let documented = try Self.documentedOperations()
             #expect(registered.subtracting(documented).isEmpty, "routes missing from openapi.yaml: \(registered.subtracting(documented).sorted())")
             #expect(documented.subtracting(registered).isEmpty, "documented but not served: \(documented.subtracting(registered).sorted())")

@@ -28,7 +28,7 @@ struct RequestRulesTests {
         try await withServer { server in
             let routes = server.app.routes.all
             #expect(routes.count > 30)
-            for route in routes {
+            for route in routes where !ContractTests.undocumentable.contains(QueryParameterRules.operation(route)) {
                 let path = route.path.map { component -> String in
                     switch component {
                     case .constant(let text): text
@@ -37,6 +37,11 @@ struct RequestRulesTests {
                     }
                 }.joined(separator: "/")
                 let reply = try await server.send(route.method, "/\(path)?zzz=1", body: route.method == .GET ? nil : "{}")
+                if path.hasPrefix("alpaca/") {   // Alpaca's status and error format, the same native code beside
+                    #expect(reply.status == 422 && AlpacaAPITests.alpacaError(reply)?.bullpen == "unknown_parameter",
+                            "\(route.method) /\(path): \(reply.status) \(reply.text)")
+                    continue
+                }
                 #expect(reply.status == 400 && reply.errorCode == "unknown_parameter", "\(route.method) /\(path): \(reply.status) \(reply.text)")
             }
         }

@@ -34,17 +34,18 @@ def server():
 
 class Player:
     """A registered player with one portfolio (a replay standing on `start`, or on the live clock
-    without it) and an API key for it, with alpaca-py's trading and data clients for that key."""
+    without it; `options` are more fields of the native request, like shortSelling) and an API key
+    for it, with alpaca-py's trading and data clients for that key."""
 
-    def __init__(self, server, start=None, scope="trading"):
+    def __init__(self, server, start=None, scope="trading", **options):
         self.base = server.url
         self.token, _ = register(self.base, "alp" + uuid.uuid4().hex[:10])
-        self.portfolio = self.new_portfolio(start)
+        self.portfolio = self.new_portfolio(start, **options)
         self.key = self.make_key(scope)
         self.trading, self.data = self.clients(self.key)
 
-    def new_portfolio(self, start=None):
-        body = {"name": "Bot " + uuid.uuid4().hex[:6]}
+    def new_portfolio(self, start=None, **options):
+        body = {"name": "Bot " + uuid.uuid4().hex[:6], **options}
         if start:
             body["replay"] = {"start": start}
         status, portfolio = call(self.base, "POST", "/api/v1/portfolios", self.token, body)
@@ -135,3 +136,8 @@ class Pack:
 @pytest.fixture(scope="session")
 def pack(server):
     return Pack(pack_directory())
+
+
+def pytest_configure(config):
+    # alpaca-py imports websockets' legacy module, which warns on import; not ours to fix.
+    config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:websockets")

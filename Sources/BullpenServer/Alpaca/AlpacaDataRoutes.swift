@@ -285,7 +285,6 @@ struct AlpacaUnsupportedRoutes: RouteCollection {
         let data = routes.grouped("alpaca", "data")
         data.get("v1beta3", "crypto", "**", use: Self.refuse)
         data.get("v1beta1", "options", "**", use: Self.refuse)
-        routes.get("alpaca", "openapi.yaml", use: Self.contract)
     }
 
     @Sendable static func refuse(_ req: Request) async throws -> Response {

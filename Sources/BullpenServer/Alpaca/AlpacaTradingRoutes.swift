@@ -43,6 +43,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         v2.get("options", "contracts", ":symbol", use: unsupported)
         v2.get("account", "configurations", use: unsupported)
         v2.patch("account", "configurations", use: unsupported)
+        routes.get("alpaca", "openapi.yaml", use: AlpacaUnsupportedRoutes.contract)
         let bullpen = routes.grouped("alpaca", "bullpen")
         bullpen.post("advance", use: advance)
     }
