@@ -27,6 +27,7 @@ from datetime import timedelta
 from decimal import ROUND_DOWN, Decimal
 
 import requests
+from alpaca.data.enums import DataFeed
 from alpaca.data.historical import StockHistoricalDataClient
 from alpaca.data.requests import StockBarsRequest
 from alpaca.data.timeframe import TimeFrame
@@ -55,7 +56,8 @@ def crossing(closes, fast, slow):
 
 def daily_closes(data, symbols, clock, slow):
     """Each symbol's daily closes up to the clock, enough of them for the slow average and a day more."""
-    request = StockBarsRequest(symbol_or_symbols=symbols, timeframe=TimeFrame.Day,
+    # IEX: the feed Alpaca's free plan may read up to the minute (Bullpen has one feed and takes any).
+    request = StockBarsRequest(symbol_or_symbols=symbols, timeframe=TimeFrame.Day, feed=DataFeed.IEX,
                                start=clock.timestamp - timedelta(days=2 * slow + 30), end=clock.timestamp)
     bars = data.get_stock_bars(request).data
     return {symbol: [Decimal(str(bar.close)) for bar in bars.get(symbol, [])] for symbol in symbols}

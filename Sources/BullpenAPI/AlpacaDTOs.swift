@@ -55,15 +55,6 @@ public struct AlpacaDecimal: Codable, Sendable, Hashable {
         var container = encoder.singleValueContainer()
         try container.encode(text)
     }
-
-    /// Whole and non-negative: the text as an integer, or nil (`"2.0"` and `2` are 2; `2.5` is nil).
-    public var wholeNumber: Int64? {
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value >= 0 else { return nil }
-        var rounded = Decimal(), copy = value
-        NSDecimalRound(&rounded, &copy, 0, .plain)
-        guard rounded == value, rounded <= Decimal(Int64.max) else { return nil }
-        return NSDecimalNumber(decimal: rounded).int64Value
-    }
 }
 
 /// `GET /v2/account`.

@@ -78,7 +78,7 @@ public enum FixedPoint {
 
     /// Parses `[-]digits[.digits]` with at most `scale` fractional digits into integer units.
     /// Nil for anything else, including amounts whose units do not fit in `Int64`.
-    static func parse(_ text: String, scale: Int) -> Int64? {
+    public static func parse(_ text: String, scale: Int) -> Int64? {
         var body = Substring(text)
         var negative = false
         if body.first == "-" { negative = true; body = body.dropFirst() }

@@ -27,6 +27,9 @@ public struct OrderRequest: Sendable, Hashable {
     public var terms: OrderTerms
     public var instrument: InstrumentKind
     public var clientOrderID: String?
+    /// Only closes (part of) a position: a sell of at most the shares held, a buy of at most the
+    /// shares short, checked when it executes, so that two closes at once never open the other side.
+    public var reduceOnly = false
 
     public var type: OrderType {
         get { terms.type }

@@ -59,6 +59,14 @@ extension TradingEngine {
         }
         if rules.marketHoursOnly, context.marketOpen == false { found.append(.marketClosed) }
         do { try validate(request, rules: rules) } catch { found.append(error) }
+        if request.reduceOnly {
+            let held = book.quantity(of: request.symbol)
+            if request.side == .sell, request.quantity > max(held, 0) {
+                found.append(.insufficientShares(requested: request.quantity, held: max(held, 0)))
+            } else if request.side == .buy, request.quantity > max(-held, 0) {
+                found.append(.coverExceedsShort(requested: request.quantity, short: max(-held, 0)))
+            }
+        }
         let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
         let notional = price.notional(quantity: quantity)
         let commission = rules.commission.amount(on: notional)

@@ -25,12 +25,16 @@ public struct TradingCalendar: Sendable {
         SessionDate(year: 2025, month: 1, day: 9): "National Day of Mourning for Jimmy Carter",
     ]
 
-    public init() {}
+    /// The last day whose unscheduled closures (``specialClosures``) are known: a replay's date,
+    /// so that its calendar never foretells a closure nobody could have scheduled. Nil: all known.
+    public var closuresKnownThrough: SessionDate?
+
+    public init(closuresKnownThrough: SessionDate? = nil) { self.closuresKnownThrough = closuresKnownThrough }
 
     /// Why the exchange is closed on `date`, or nil on a trading day.
     public func closure(on date: SessionDate) -> String? {
         if date.isWeekend { return "Weekend" }
-        if let special = Self.specialClosures[date] { return special }
+        if let special = Self.specialClosures[date], closuresKnownThrough.map({ date <= $0 }) ?? true { return special }
         return holidays(in: date.components.year)[date]
     }
 

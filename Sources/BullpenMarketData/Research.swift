@@ -237,7 +237,7 @@ public enum Research {
 
 extension DailyBar {
     /// Extends this bar with a later one.
-    mutating func merge(_ later: DailyBar) {
+    public mutating func merge(_ later: DailyBar) {
         high = max(high, later.high)
         low = min(low, later.low)
         close = later.close

@@ -152,12 +152,16 @@ extension BatchPlan {
             realizedPnlCents: done.fill.realizedPnL.cents, createdAt: now, note: note))
         journal.append(contentsOf: made.map(JournalRow.init))
         var record = record
+        // The average of the fills' prices, weighted by their quantities, to the price's own
+        // precision (the notional is rounded to cents: dividing it again would lose the ticks).
+        let before = record.filledQuantity
+        record.fillPrice = before == 0 ? done.fill.price : Price(ticks: FixedPoint.divideRounded(
+            (record.fillPrice?.ticks ?? 0) * before + done.fill.price.ticks * done.fill.quantity, by: before + done.fill.quantity))
         record.filledQuantity += done.fill.quantity
         record.notional += done.fill.notional
         record.commission += done.fill.commission
         record.realizedPnL += done.fill.realizedPnL
         record.cashDelta += done.fill.cashDelta
-        record.fillPrice = Price.average(of: record.notional, over: record.filledQuantity)
         record.pricing = pricing
         record.fillNote = note
         record.waterMark = order.waterMark

@@ -97,7 +97,6 @@ extension BullpenStore {
     /// Renames a watchlist and/or sets its symbols (in the order given, duplicates once), in one
     /// transaction; nil leaves that part as it is.
     public func replaceWatchlist(_ id: UUID, name: String?, symbols: [Symbol]?, owner: UserID) async throws -> WatchlistRecord {
-        _ = try await watchlist(id, owner: owner)
         var unique: [Symbol] = []
         for symbol in symbols ?? [] where !unique.contains(symbol) { unique.append(symbol) }
         guard unique.count <= Self.maxSymbolsPerWatchlist else { throw StoreError.watchlistFull(limit: Self.maxSymbolsPerWatchlist) }
@@ -108,6 +107,9 @@ extension BullpenStore {
         do {
             try await transaction { db in
                 let sql = self.sql(db)
+                // Theirs, and still there: checked in the transaction that changes it.
+                guard try await sql.select().column("id").from("watchlists").where("id", .equal, id)
+                    .where("user_id", .equal, owner.uuid).first() != nil else { throw StoreError.notFound("Watchlist") }
                 if let name {
                     try await sql.update("watchlists").set("name", to: name).set("name_key", to: name.lowercased()).where("id", .equal, id).run()
                 }
@@ -116,7 +118,7 @@ extension BullpenStore {
                     for item in items { try await sql.insert(into: "watchlist_items").model(item, with: Self.rowEncoder).run() }
                 }
             }
-        } catch where Self.isConstraintFailure(error) {
+        } catch where name != nil && Self.isConstraintFailure(error) {
             throw StoreError.watchlistNameTaken
         }
         return try await watchlist(id, owner: owner)

@@ -11,7 +11,7 @@ import json
 import math
 import urllib.parse
 from datetime import date, datetime, timedelta
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -25,12 +25,13 @@ from alpaca.data.requests import (CryptoBarsRequest, StockBarsRequest, StockLate
                                   StockLatestQuoteRequest, StockLatestTradeRequest, StockQuotesRequest,
                                   StockSnapshotRequest, StockTradesRequest)
 from alpaca.data.timeframe import TimeFrame  # noqa: E402
-from alpaca.trading.enums import OrderSide, QueryOrderStatus, TimeInForce  # noqa: E402
+from alpaca.trading.enums import OrderSide, QueryOrderStatus  # noqa: E402
 from alpaca.trading.models import NonTradeActivity, TradeActivity  # noqa: E402
 from alpaca.trading.requests import (ClosePositionRequest, CreateWatchlistRequest, GetAssetsRequest,  # noqa: E402
-                                     GetCalendarRequest, GetOrdersRequest, GetPortfolioHistoryRequest,
-                                     LimitOrderRequest, MarketOrderRequest, ReplaceOrderRequest, StopLimitOrderRequest,
-                                     StopOrderRequest, TrailingStopOrderRequest, UpdateWatchlistRequest)
+                                     GetCalendarRequest, GetOptionContractsRequest, GetOrdersRequest,
+                                     GetPortfolioHistoryRequest, LimitOrderRequest, MarketOrderRequest,
+                                     ReplaceOrderRequest, StopLimitOrderRequest, StopOrderRequest,
+                                     TrailingStopOrderRequest, UpdateWatchlistRequest)
 
 from conftest import STARTING_CASH, Player  # noqa: E402
 from e2e_support import call  # noqa: E402
@@ -250,33 +251,33 @@ def test_a_stop_limit_fills_when_its_trigger_is_within_the_limit_and_expires_whe
 
 
 def trailing_fill(mark, offset, bar):
-    """Where a sell trailing stop marked at `mark` fills on `bar`: the open when the bar opens at or
-    below the stop; else, its mark raised to the open, the stop when the low reaches it."""
-    if bar["open"] <= mark - offset:
+    """Where a sell trailing stop marked at `mark` fills on `bar` (`offset(mark)`: its trail below a
+    mark): the open when the bar opens at or below the stop; else, its mark raised to the open, the
+    stop when the low reaches it; None when the bar does not reach it."""
+    if bar["open"] <= mark - offset(mark):
         return bar["open"]
-    stop = max(mark, bar["open"]) - offset
-    return stop if bar["low"] <= stop else None
+    mark = max(mark, bar["open"])
+    return mark - offset(mark) if bar["low"] <= mark - offset(mark) else None
 
 
 @pytest.mark.parametrize("kind", ["trail_price", "trail_percent"])
 def test_a_sell_trailing_stop_fills_at_its_trail_below_the_high_water_mark(player, pack, kind):
     close, following = pack.bar("AAPL", D)["close"], pack.after("AAPL", D)
-    mark = max(close, following["open"])
     # A trail that puts the stop inside the next bar's range, below its open.
-    trail = (mark - cent_between(following["low"], following["open"])).quantize(CENT)
+    trail = (max(close, following["open"]) - cent_between(following["low"], following["open"])).quantize(CENT)
     if kind == "trail_price":
-        offset = trail
+        shown, offset = trail, lambda mark: trail
         request = TrailingStopOrderRequest(symbol="AAPL", qty=10, side="sell", time_in_force="gtc", trail_price=float(trail))
     else:
-        percent = (trail / close * 100).quantize(CENT)
-        offset = (close * percent / 100).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
-        request = TrailingStopOrderRequest(symbol="AAPL", qty=10, side="sell", time_in_force="gtc", trail_percent=float(percent))
+        shown = (trail / close * 100).quantize(CENT)
+        offset = lambda mark: (mark * shown / 100).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)  # noqa: E731
+        request = TrailingStopOrderRequest(symbol="AAPL", qty=10, side="sell", time_in_force="gtc", trail_percent=float(shown))
     expected = trailing_fill(close, offset, following)
     assert expected is not None and expected < following["open"]
     player.trading.submit_order(market("AAPL", 10))
     order = player.trading.submit_order(request)
     assert order.status.value == "new" and Decimal(order.hwm) == close
-    assert Decimal(order.trail_price or order.trail_percent) == (trail if kind == "trail_price" else percent)
+    assert Decimal(order.trail_price or order.trail_percent) == shown
     player.advance(days=1)
     assert status_of(player, order) == "filled" and filled_at(player, order) == expected
     assert player.books() == []
@@ -301,8 +302,6 @@ def test_only_market_and_limit_orders_may_wait_for_an_auction(player):
     refused(lambda: player.trading.submit_order(request), 422, 40010001)
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: a working order's filled_avg_price is its cent-rounded notional over its "
-                                       "quantity (28.70 for one share filled at 28.7012), not the price it filled at")
 def test_a_working_orders_filled_avg_price_is_the_price_it_filled_at(player, pack):
     close, following = pack.bar("AAPL", D)["close"], pack.after("AAPL", D)
     at_once = player.trading.submit_order(limit("AAPL", 1, "buy", close + 1, tif="fok"))
@@ -415,11 +414,13 @@ def test_positions_are_the_native_positions(player, pack):
     refused(lambda: player.trading.get_open_position("KO"), 404, 40410000)
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: avg_entry_price is the cent-rounded cost basis over the shares "
-                                       "(28.728 after buying 10 at 28.7277), not the average price paid")
-def test_a_positions_avg_entry_price_is_the_price_paid(player, pack):
+def test_a_positions_avg_entry_price_is_its_cost_basis_over_its_shares(player, pack):
+    """Bullpen's average cost is the cash paid (each fill rounded to the cent) over the shares, as
+    the app shows it: buying 10 at 28.7277 costs 287.28, 28.728 a share."""
     player.trading.submit_order(market("AAPL", 10))
-    assert Decimal(player.trading.get_open_position("AAPL").avg_entry_price) == pack.bar("AAPL", D)["close"]
+    position = player.trading.get_open_position("AAPL")
+    assert Decimal(position.cost_basis) == money(10, pack.bar("AAPL", D)["close"])
+    assert Decimal(position.avg_entry_price) == (Decimal(position.cost_basis) / 10).quantize(Decimal("0.0001"))
 
 
 def test_close_position_sells_a_quantity_a_percentage_or_all(player, pack):
@@ -453,6 +454,17 @@ def test_close_all_positions_cancels_the_working_orders_first(player, pack):
     assert player.trading.get_all_positions() == [] and player.trading.get_orders() == []
     assert Decimal(player.trading.get_account().cash) == Decimal(STARTING_CASH)
     assert player.trading.close_all_positions(cancel_orders=True) == []
+    assert player.books() == []
+
+
+def test_close_all_positions_reports_each_position_it_cannot_close(player):
+    player.trading.submit_order(market("AAPL", 10))
+    player.trading.submit_order(market("MSFT", 5))
+    player.trading.submit_order(limit("AAPL", 10, "sell", Decimal("90.00")))   # holds every AAPL share
+    results = {r.symbol: r for r in player.trading.close_all_positions()}
+    assert (results["MSFT"].status, results["MSFT"].body.status.value) == (200, "filled")
+    assert (results["AAPL"].status, results["AAPL"].body.code, results["AAPL"].order_id) == (403, 40310000, None)
+    assert [p.symbol for p in player.trading.get_all_positions()] == ["AAPL"]
     assert player.books() == []
 
 
@@ -491,8 +503,9 @@ def test_the_calendar_has_the_exchanges_trading_days(player, pack, year):
 
 def test_assets_are_the_companies_listed_on_the_replays_date(server, pack):
     player = Player(server, start="2005-06-01")
-    listed = {row["symbol"] for row in pack.universe() if row["first_date"] <= "2005-06-01"}
-    later = {row["symbol"] for row in pack.universe()} - listed
+    # Alpaca writes class shares with a dot (the pack's BRK-B is BRK.B).
+    listed = {row["symbol"].replace("-", ".") for row in pack.universe() if row["first_date"] <= "2005-06-01"}
+    later = {row["symbol"].replace("-", ".") for row in pack.universe()} - listed
     assert later and "AAPL" in listed
     assets = player.trading.get_all_assets()
     assert {a.symbol for a in assets} == listed
@@ -503,7 +516,7 @@ def test_assets_are_the_companies_listed_on_the_replays_date(server, pack):
     quotes = player.data.get_stock_latest_quote(StockLatestQuoteRequest(symbol_or_symbols=["AAPL"] + sorted(later)))
     assert set(quotes) == {"AAPL"}
     live = Player(server)
-    assert {a.symbol for a in live.trading.get_all_assets()} == {row["symbol"] for row in pack.universe()}
+    assert {a.symbol for a in live.trading.get_all_assets()} == {row["symbol"].replace("-", ".") for row in pack.universe()}
 
 
 def test_an_asset_is_found_by_symbol_and_by_id(player, pack):
@@ -514,6 +527,29 @@ def test_an_asset_is_found_by_symbol_and_by_id(player, pack):
     assert asset.tradable is True and asset.fractionable is False   # whole shares only
     assert asset in player.trading.get_all_assets()
     refused(lambda: player.trading.get_asset("NOPE"), 404, 40410000)
+
+
+def test_a_company_whose_data_ended_sells_at_its_final_close_and_cannot_be_bought(server, pack):
+    ended = next(row for row in pack.universe() if row["last_date"] == "2017-11-10")
+    symbol, final = ended["symbol"], pack.bar(ended["symbol"], "2017-11-10")
+    player = Player(server, start="2017-11-08")
+    player.trading.submit_order(market(symbol, 10))
+    player.advance(to="2017-11-15")
+    held = player.trading.get_open_position(symbol)
+    assert held.qty == "10" and Decimal(held.current_price) == final["close"]
+    refused(lambda: player.trading.submit_order(market(symbol, 1)), 422, 42210000, "not_trading")
+    sold = player.trading.close_position(symbol)
+    assert sold.status.value == "filled" and Decimal(sold.filled_avg_price) == final["close"]
+    assert player.books() == []
+
+
+def test_assets_whose_data_ended_are_not_tradable(server, pack):
+    player = Player(server, start="2019-01-02")
+    ended = {row["symbol"] for row in pack.universe() if row["last_date"] < "2019-01-02"}
+    assets = {a.symbol: a for a in player.trading.get_all_assets()}
+    assert ended and all(assets[s].tradable for s in ("AAPL", "MSFT"))
+    assert [s for s in sorted(ended) if assets.get(s) and assets[s].tradable] == []
+    assert player.trading.get_asset(sorted(ended)[0]).tradable is False
 
 
 # MARK: Market data
@@ -632,9 +668,6 @@ def test_weekly_bars_add_up_their_sessions(server, pack):
                 sum(r["volume"] for r in week)), week[0]["date"]
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: weekly and monthly bars are stamped with the last session of their "
-                                       "period (Alpaca stamps a bar with its start), so a week that began before `start` "
-                                       "is returned with the sessions before `start` in it")
 def test_weekly_and_monthly_bars_are_stamped_at_their_start(server, pack):
     live = Player(server)
     weeks = live.data.get_stock_bars(StockBarsRequest(symbol_or_symbols=["AAPL"], timeframe=TimeFrame.Week,
@@ -664,13 +697,13 @@ def test_minute_bars_crypto_and_options_data_are_not_supported(player):
     assert status == 422 and error["bullpen_code"] == "not_supported", (status, error)
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: GET /alpaca/data/v2/stocks/quotes and /trades answer 422 unknown_parameter "
-                                       "('symbols' is not accepted here) instead of not_supported")
-def test_historical_quotes_and_trades_are_refused_as_not_supported(player):
+def test_routes_not_offered_say_so_whatever_their_parameters(player):
     quotes = StockQuotesRequest(symbol_or_symbols=["AAPL"], start=datetime(2015, 3, 2))
     trades = StockTradesRequest(symbol_or_symbols=["AAPL"], start=datetime(2015, 3, 2))
+    contracts = GetOptionContractsRequest(underlying_symbols=["AAPL"])
     refused(lambda: player.data.get_stock_quotes(quotes), 422, bullpen_code="not_supported")
     refused(lambda: player.data.get_stock_trades(trades), 422, bullpen_code="not_supported")
+    refused(lambda: player.trading.get_option_contracts(contracts), 422, bullpen_code="not_supported")
 
 
 # MARK: Activities and portfolio history
@@ -716,6 +749,17 @@ def test_activities_are_the_fills_and_fees_in_alpacas_models(server, pack):
     cash = Decimal(STARTING_CASH) - money(10, msft) + money(4, msft) + money(10, close) - money(2, pack.after("KO", D)["open"])
     assert Decimal(player.trading.get_account().cash) == Decimal(player.native()["cash"]) \
         == cash + sum(Decimal(str(a.net_amount)) for a in fees)
+
+
+def test_activities_are_filtered_by_their_own_date(server, pack):
+    player = Player(server, start=D, shortSelling=True)
+    player.trading.submit_order(market("AAPL", 10, side="sell"))
+    player.advance(days=2)
+    following = pack.after("AAPL", D)["date"]
+    fees = [a for a in player.trading.get("/account/activities") if a["activity_type"] == "FEE"]
+    assert [a["date"] for a in fees if a["date"] == following]
+    assert player.trading.get("/account/activities", {"date": following}) == [a for a in fees if a["date"] == following]
+    assert len(player.trading.get("/account/activities", {"until": following + "T00:00:00Z"})) == 1   # D's fill
 
 
 def test_portfolio_history_has_a_point_a_session_and_ends_at_the_accounts_equity(player, pack):

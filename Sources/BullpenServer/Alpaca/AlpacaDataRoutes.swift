@@ -25,11 +25,6 @@ struct AlpacaDataRoutes: RouteCollection {
         stocks.get(":symbol", "quotes", "latest", use: symbolLatestQuote)
         stocks.get(":symbol", "trades", "latest", use: symbolLatestTrade)
         stocks.get(":symbol", "snapshot", use: symbolSnapshot)
-        // What Bullpen's daily data cannot answer, and the asset classes it does not offer here.
-        stocks.get("quotes", use: unsupported)
-        stocks.get("trades", use: unsupported)
-        stocks.get(":symbol", "quotes", use: unsupported)
-        stocks.get(":symbol", "trades", use: unsupported)
     }
 
     // MARK: Bars
@@ -41,9 +36,10 @@ struct AlpacaDataRoutes: RouteCollection {
     }
 
     @Sendable func symbolBars(req: Request) async throws -> Response {
-        let symbol = try req.symbolParameter()
+        let symbol = try AlpacaMapping.pathSymbol(req)
         let page = try await barPage(req, symbols: [symbol])
-        return try alpacaJSON(SymbolBarsAnswer(bars: page.bars[symbol.rawValue] ?? [], symbol: symbol.rawValue, nextPageToken: page.next),
+        let name = AlpacaMapping.alpacaSymbol(symbol)
+        return try alpacaJSON(SymbolBarsAnswer(bars: page.bars[name] ?? [], symbol: name, nextPageToken: page.next),
                               plain: true)
     }
 
@@ -64,14 +60,15 @@ struct AlpacaDataRoutes: RouteCollection {
         let end = try AlpacaQuery.instant(req, "end") ?? .distantFuture
         guard start <= end else { throw APIError(.invalidDates, "start must not be after end.") }
         let token = try req.query[String.self, at: "page_token"].map(Self.decodeToken)
-        let firstDay = TradingCalendar.sessionDate(at: start).adding(days: -1)
+        if let token, !symbols.contains(where: { $0.rawValue == token.symbol }) { throw APIError.invalidCursor }
+        let firstDay = Self.periodStart(TradingCalendar.sessionDate(at: start).adding(days: -1), interval)
         let lastDay = min(last, end == .distantFuture ? last : TradingCalendar.sessionDate(at: end).adding(days: 1))
         var result: [String: [AlpacaBar]] = [:], taken = 0
         for symbol in symbols.sorted(by: { $0.rawValue < $1.rawValue }) {
             if let token, symbol.rawValue < token.symbol { continue }
             guard firstDay <= lastDay else { break }
             var daily = try await source.dailyBars(symbol, from: firstDay, through: lastDay, asOf: clock)
-            if interval != .day { daily = Research.shape(daily, interval: interval, maxPoints: .max) }
+            if interval != .day { daily = Self.aggregate(daily, interval) }
             var bars = daily.filter { bar in
                 let stamp = Self.stamp(bar.date)
                 return stamp >= start && stamp <= end
@@ -84,7 +81,7 @@ struct AlpacaDataRoutes: RouteCollection {
             guard !bars.isEmpty else { continue }
             if taken == limit { return (result, Self.encodeToken(symbol: symbol.rawValue, date: bars[0].date)) }
             let room = limit - taken
-            result[symbol.rawValue] = bars.prefix(room).map { Self.bar($0, symbol: symbol) }
+            result[AlpacaMapping.alpacaSymbol(symbol)] = bars.prefix(room).map { Self.bar($0, symbol: symbol) }
             taken += min(room, bars.count)
             if bars.count > room { return (result, Self.encodeToken(symbol: symbol.rawValue, date: bars[room].date)) }
         }
@@ -97,9 +94,9 @@ struct AlpacaDataRoutes: RouteCollection {
     }
 
     @Sendable func symbolLatestBar(req: Request) async throws -> Response {
-        let symbol = try req.symbolParameter()
-        guard let bar = try await latest(req, [symbol])[symbol.rawValue]?.dailyBar else { throw Self.noData(symbol) }
-        return try alpacaJSON(SymbolAnswer(symbol: symbol.rawValue, key: "bar", value: bar), plain: true)
+        let symbol = try AlpacaMapping.pathSymbol(req)
+        guard let bar = try await latest(req, [symbol])[AlpacaMapping.alpacaSymbol(symbol)]?.dailyBar else { throw Self.noData(symbol) }
+        return try alpacaJSON(SymbolAnswer(symbol: AlpacaMapping.alpacaSymbol(symbol), key: "bar", value: bar), plain: true)
     }
 
     // MARK: Quotes, trades, snapshots
@@ -110,9 +107,9 @@ struct AlpacaDataRoutes: RouteCollection {
     }
 
     @Sendable func symbolLatestQuote(req: Request) async throws -> Response {
-        let symbol = try req.symbolParameter()
-        guard let quote = try await latest(req, [symbol])[symbol.rawValue]?.latestQuote else { throw Self.noData(symbol) }
-        return try alpacaJSON(SymbolAnswer(symbol: symbol.rawValue, key: "quote", value: quote), plain: true)
+        let symbol = try AlpacaMapping.pathSymbol(req)
+        guard let quote = try await latest(req, [symbol])[AlpacaMapping.alpacaSymbol(symbol)]?.latestQuote else { throw Self.noData(symbol) }
+        return try alpacaJSON(SymbolAnswer(symbol: AlpacaMapping.alpacaSymbol(symbol), key: "quote", value: quote), plain: true)
     }
 
     @Sendable func latestTrades(req: Request) async throws -> Response {
@@ -121,9 +118,9 @@ struct AlpacaDataRoutes: RouteCollection {
     }
 
     @Sendable func symbolLatestTrade(req: Request) async throws -> Response {
-        let symbol = try req.symbolParameter()
-        guard let trade = try await latest(req, [symbol])[symbol.rawValue]?.latestTrade else { throw Self.noData(symbol) }
-        return try alpacaJSON(SymbolAnswer(symbol: symbol.rawValue, key: "trade", value: trade), plain: true)
+        let symbol = try AlpacaMapping.pathSymbol(req)
+        guard let trade = try await latest(req, [symbol])[AlpacaMapping.alpacaSymbol(symbol)]?.latestTrade else { throw Self.noData(symbol) }
+        return try alpacaJSON(SymbolAnswer(symbol: AlpacaMapping.alpacaSymbol(symbol), key: "trade", value: trade), plain: true)
     }
 
     /// `{symbol: snapshot}`, without a wrapping key, as Alpaca answers.
@@ -133,9 +130,9 @@ struct AlpacaDataRoutes: RouteCollection {
     }
 
     @Sendable func symbolSnapshot(req: Request) async throws -> Response {
-        let symbol = try req.symbolParameter()
-        guard var snapshot = try await latest(req, [symbol])[symbol.rawValue] else { throw Self.noData(symbol) }
-        snapshot.symbol = symbol.rawValue
+        let symbol = try AlpacaMapping.pathSymbol(req)
+        guard var snapshot = try await latest(req, [symbol])[AlpacaMapping.alpacaSymbol(symbol)] else { throw Self.noData(symbol) }
+        snapshot.symbol = AlpacaMapping.alpacaSymbol(symbol)
         return try alpacaJSON(snapshot, plain: true)
     }
 
@@ -153,16 +150,12 @@ struct AlpacaDataRoutes: RouteCollection {
             let close = TradingCalendar().sessionBounds(on: session)?.close ?? Self.stamp(session)
             let stamp = quote.asOf.flatMap { $0 == session.date ? nil : $0 } ?? close
             let price = Self.number(quote.price, symbol)
-            result[symbol.rawValue] = AlpacaSnapshot(
+            result[AlpacaMapping.alpacaSymbol(symbol)] = AlpacaSnapshot(
                 latestTrade: AlpacaTrade(t: stamp, p: price, s: 0), latestQuote: AlpacaQuote(t: stamp, price: price),
                 dailyBar: recent.last.map { Self.bar($0, symbol: symbol) },
                 prevDailyBar: recent.dropLast().last.map { Self.bar($0, symbol: symbol) })
         }
         return result
-    }
-
-    @Sendable func unsupported(req: Request) async throws -> Response {
-        try await AlpacaUnsupportedRoutes.refuse(req)
     }
 
     // MARK: Helpers
@@ -196,6 +189,35 @@ struct AlpacaDataRoutes: RouteCollection {
         }
     }
 
+    /// The first day of the week (Monday) or month `date` is in; the date itself for days.
+    static func periodStart(_ date: SessionDate, _ interval: BarInterval) -> SessionDate {
+        switch interval {
+        case .day: return date
+        case .week: return date.adding(days: -((date.weekday + 6) % 7))
+        case .month: let (year, month, _) = date.components; return SessionDate(year: year, month: month, day: 1)
+        }
+    }
+
+    /// Daily bars grouped by week or month, each dated by its period's first day (Alpaca stamps a
+    /// weekly or monthly bar with the start of its period): first open, highest high, lowest low,
+    /// last close, summed volume. A period still under way has the sessions so far.
+    static func aggregate(_ daily: [DailyBar], _ interval: BarInterval) -> [DailyBar] {
+        var result: [DailyBar] = []
+        for bar in daily {
+            let start = periodStart(bar.date, interval)
+            if var current = result.last, current.date == start {
+                current.merge(bar)
+                current.date = start
+                result[result.count - 1] = current
+            } else {
+                var first = bar
+                first.date = start
+                result.append(first)
+            }
+        }
+        return result
+    }
+
     /// A session's bar is stamped at its New York midnight, as Alpaca stamps daily bars.
     static func stamp(_ date: SessionDate) -> Date { TradingCalendar.instant(date, 0, 0) }
 
@@ -209,7 +231,7 @@ struct AlpacaDataRoutes: RouteCollection {
     }
 
     static func noData(_ symbol: Symbol) -> APIError {
-        APIError(.notFound, "There is no data for \(symbol.rawValue) as of this portfolio's clock.")
+        APIError(.notFound, "There is no data for \(AlpacaMapping.alpacaSymbol(symbol)) as of this portfolio's clock.")
     }
 
     /// A page token: the symbol and date of the next bar, base64url.
@@ -278,19 +300,45 @@ private struct SymbolAnswer<Value: Encodable>: Encodable {
     }
 }
 
-/// Alpaca's crypto and options data: not offered, answered with Alpaca's error for an unsupported
-/// feature whatever the path and parameters (so these are outside the parameter checks).
+/// Alpaca features Bullpen does not offer here: historical quotes and trades (its data are
+/// daily), crypto and options data, option contracts, account configurations. Each answers
+/// Alpaca's error for an unsupported feature (422, `not_supported`) whatever its parameters, so
+/// these routes are outside the parameter checks.
 struct AlpacaUnsupportedRoutes: RouteCollection {
+    /// The routes, as `METHOD /path` (tests leave them out of the parameter checks).
+    static let operations: Set<String> = [
+        "GET /alpaca/data/v2/stocks/quotes", "GET /alpaca/data/v2/stocks/trades", "GET /alpaca/data/v2/stocks/{symbol}/quotes",
+        "GET /alpaca/data/v2/stocks/{symbol}/trades", "GET /alpaca/data/v1beta3/crypto/**", "GET /alpaca/data/v1beta1/options/**",
+        "GET /alpaca/v2/options/contracts", "GET /alpaca/v2/options/contracts/{symbol}", "GET /alpaca/v2/account/configurations",
+        "PATCH /alpaca/v2/account/configurations",
+    ]
+
     func boot(routes: any RoutesBuilder) throws {
         let data = routes.grouped("alpaca", "data")
-        data.get("v1beta3", "crypto", "**", use: Self.refuse)
-        data.get("v1beta1", "options", "**", use: Self.refuse)
+        let stocks = data.grouped("v2", "stocks")
+        stocks.get("quotes", use: Self.refuseData)
+        stocks.get("trades", use: Self.refuseData)
+        stocks.get(":symbol", "quotes", use: Self.refuseData)
+        stocks.get(":symbol", "trades", use: Self.refuseData)
+        data.get("v1beta3", "crypto", "**", use: Self.refuseData)
+        data.get("v1beta1", "options", "**", use: Self.refuseData)
+        let v2 = routes.grouped("alpaca", "v2")
+        v2.get("options", "contracts", use: Self.refuseTrading)
+        v2.get("options", "contracts", ":symbol", use: Self.refuseTrading)
+        v2.get("account", "configurations", use: Self.refuseTrading)
+        v2.patch("account", "configurations", use: Self.refuseTrading)
     }
 
-    @Sendable static func refuse(_ req: Request) async throws -> Response {
+    @Sendable static func refuseData(_ req: Request) async throws -> Response {
         _ = try await req.keyCaller()
         throw APIError(.notSupported, "Bullpen's market data are daily bars of US stocks: historical quotes and trades, "
             + "crypto and options data are not offered through the Alpaca-compatible API.")
+    }
+
+    @Sendable static func refuseTrading(_ req: Request) async throws -> Response {
+        _ = try await req.keyCaller()
+        throw APIError(.notSupported, "Options and account configurations are not offered through the Alpaca-compatible API; "
+            + "use Bullpen's own API (/api/v1) for options.")
     }
 
     /// `alpaca.yaml`, public like `/openapi.yaml`.

@@ -26,11 +26,46 @@ enum AlpacaMapping {
         "BP" + id.description.replacingOccurrences(of: "-", with: "").prefix(10).uppercased()
     }
 
-    /// Alpaca writes option symbols without the OCC padding.
-    static func alpacaSymbol(_ symbol: Symbol) -> String { symbol.rawValue.replacingOccurrences(of: " ", with: "") }
+    /// A symbol as Alpaca writes it: a class share with a dot (`BRK.B`, the pack's `BRK-B`), an
+    /// option without the OCC padding.
+    static func alpacaSymbol(_ symbol: Symbol) -> String {
+        symbol.option == nil ? symbol.rawValue.replacingOccurrences(of: "-", with: ".") : symbol.rawValue.replacingOccurrences(of: " ", with: "")
+    }
 
-    /// The native form of an Alpaca symbol (stocks are the same).
-    static func nativeSymbol(_ text: String) -> String { text }
+    /// The native form of a symbol as Alpaca writes it (`BRK.B` is `BRK-B`), in capitals.
+    static func nativeSymbol(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: ".", with: "-")
+    }
+
+    /// A symbol sent in Alpaca's form, or nil when it is not a symbol.
+    static func symbol(_ text: String) -> Symbol? { Symbol(nativeSymbol(text)) }
+
+    /// The `{symbol}` of a path, in Alpaca's form.
+    static func pathSymbol(_ req: Request) throws -> Symbol {
+        let text = req.parameters.get("symbol") ?? ""
+        guard let symbol = symbol(text) else { throw APIError.unknownSymbol(text) }
+        return symbol
+    }
+
+    /// Whether `wanted` (a path's symbol or asset id) names `symbol`.
+    static func names(_ wanted: String, _ symbol: Symbol) -> Bool {
+        nativeSymbol(wanted) == symbol.rawValue || wanted.lowercased() == assetID(symbol)
+    }
+
+    // MARK: Time
+
+    /// The instant a replay's clock shows on `session`: a minute before its close.
+    static func marketInstant(_ session: SessionDate) -> Date {
+        (TradingCalendar().sessionBounds(on: session)?.close ?? TradingCalendar.instant(session, 16, 0)).addingTimeInterval(-60)
+    }
+
+    /// When a price stamped `asOf` was the market's: a daily close (stamped at its date's
+    /// midnight) at its session's close, a live tick at its own time.
+    static func marketTime(_ asOf: Date) -> Date {
+        let session = SessionDate(asOf)
+        guard asOf == session.date else { return asOf }
+        return TradingCalendar().sessionBounds(on: session)?.close ?? TradingCalendar.instant(session, 16, 0)
+    }
 
     static func assetClass(_ symbol: Symbol) -> String { symbol.option == nil ? "us_equity" : "us_option" }
 
@@ -42,6 +77,32 @@ enum AlpacaMapping {
     }
 
     // MARK: Orders
+
+    /// A quantity as sent (`5`, `"5"`, `5.0`): whole shares, a fraction (not offered yet), too
+    /// large, or not a number at all. The whole text must be the number: `"5abc"` is not 5.
+    enum Shares: Equatable {
+        case whole(Int64), fractional, tooLarge, invalid
+    }
+
+    static func shares(_ text: String) -> Shares {
+        guard text.range(of: "^[0-9]+(\\.[0-9]+)?$", options: .regularExpression) != nil else { return .invalid }
+        let parts = text.split(separator: ".", maxSplits: 1)
+        if parts.count == 2, parts[1].contains(where: { $0 != "0" }) { return .fractional }
+        let digits = parts[0].drop { $0 == "0" }
+        guard digits.count <= 15 else { return .tooLarge }
+        return .whole(digits.isEmpty ? 0 : FixedPoint.parse(String(digits), scale: 0) ?? 0)
+    }
+
+    /// Whole shares above zero from `text`, or the error that says why not.
+    static func wholeShares(_ text: String, field: String = "qty") throws -> Int64 {
+        switch shares(text) {
+        case .whole(let count) where count > 0: return count
+        case .whole: throw APIError(.quantityOutOfRange, "\(field) must be at least 1 share.")
+        case .fractional: throw APIError(.notSupported, "Fractional shares are not offered yet: \(field) must be a whole number of shares.")
+        case .tooLarge: throw APIError(.quantityOutOfRange, "\(field) is far too large.")
+        case .invalid: throw APIError.validation("\(field) must be a number of shares, like 10.")
+        }
+    }
 
     /// Alpaca's order request as the native one; what Bullpen does not simulate is refused with a reason.
     static func placeRequest(_ body: AlpacaOrderRequest) throws -> PlaceOrderRequest {
@@ -67,13 +128,8 @@ enum AlpacaMapping {
         if symbol.contains("/") { throw APIError(.notSupported, "Crypto is not offered yet: Bullpen trades US stocks.") }
         guard let side = body.side else { throw APIError.validation("side is required.") }
         guard let qtyText = body.qty else { throw APIError.validation("qty is required.") }
-        guard let qty = qtyText.wholeNumber else {
-            if let value = Decimal(string: qtyText.text, locale: Locale(identifier: "en_US_POSIX")), value > 0 {
-                throw APIError(.notSupported, "Fractional shares are not offered yet: qty must be a whole number of shares.")
-            }
-            throw APIError.validation("qty must be a whole number of shares above zero.")
-        }
-        var native = PlaceOrderRequest(symbol: symbol, side: side, quantity: qty, type: body.type ?? "market",
+        let qty = try wholeShares(qtyText.text)
+        var native = PlaceOrderRequest(symbol: nativeSymbol(symbol), side: side, quantity: qty, type: body.type ?? "market",
                                        clientOrderId: body.clientOrderId)
         native.timeInForce = body.timeInForce ?? "day"
         native.limitPrice = body.limitPrice?.text
@@ -86,12 +142,7 @@ enum AlpacaMapping {
     /// Alpaca's replace request as the native one (`trail` is the old order's kind of trail).
     static func replaceRequest(_ body: AlpacaReplaceRequest, old: OrderRecord) throws -> ReplaceOrderRequest {
         var native = ReplaceOrderRequest()
-        if let qty = body.qty {
-            guard let whole = qty.wholeNumber else {
-                throw APIError(.notSupported, "Fractional shares are not offered yet: qty must be a whole number of shares.")
-            }
-            native.quantity = whole
-        }
+        if let qty = body.qty { native.quantity = try wholeShares(qty.text) }
         native.timeInForce = body.timeInForce
         native.limitPrice = body.limitPrice?.text
         native.stopPrice = body.stopPrice?.text
@@ -125,18 +176,14 @@ enum AlpacaMapping {
 
     /// The key's positions, valued now (as of the portfolio's clock).
     static func positions(_ caller: KeyCaller, req: Request) async throws -> [AlpacaPosition] {
-        let (_, valuation) = try await req.bullpen.portfolios.valued(caller.portfolio, owner: caller.user)
-        // Shares that working sells (or buys to cover) hold are not available to another order.
-        var held: [Symbol: Int64] = [:]
-        for order in try await orders(of: caller, open: true, store: req.bullpen.store) {
-            held[order.symbol, default: 0] += order.quantity - order.filledQuantity
-        }
+        let (state, valuation) = try await req.bullpen.portfolios.valued(caller.portfolio, owner: caller.user)
         var result: [AlpacaPosition] = []
         for value in valuation.positions {
             let position = value.position, symbol = position.symbol
             let name = try? await req.bullpen.marketData?.asset(symbol)
             let quantity = position.quantity
-            let available = quantity > 0 ? max(0, quantity - (held[symbol] ?? 0)) : quantity
+            // What another order may sell: less what working sells and written calls hold back.
+            let available = quantity > 0 ? max(0, state.book.freeShares(of: symbol)) : quantity
             var dto = AlpacaPosition(
                 assetId: assetID(symbol), symbol: alpacaSymbol(symbol), exchange: exchange(name?.exchange),
                 assetClass: assetClass(symbol), avgEntryPrice: position.averageCost.perShare(of: symbol).decimalString,
@@ -175,21 +222,22 @@ enum AlpacaMapping {
     /// Every asset listed as of `clock` (a replay sees only what was listed on its date).
     static func assets(asOf clock: PortfolioClock, req: Request) async throws -> [AlpacaAsset] {
         let source = try req.bullpen.requireMarketData()
+        // A company whose data ended (delisted, merged) is listed but no longer trades: inactive.
         return try await Research.snapshots(source, asOf: clock).map { snapshot in
-            AlpacaAsset(id: assetID(snapshot.info.symbol), exchange: exchange(snapshot.info.exchange),
-                        symbol: snapshot.info.symbol.rawValue, name: snapshot.info.name, status: "active", tradable: true)
+            let trading = snapshot.quote?.trading ?? false
+            return AlpacaAsset(id: assetID(snapshot.info.symbol), exchange: exchange(snapshot.info.exchange),
+                               symbol: alpacaSymbol(snapshot.info.symbol), name: snapshot.info.name, status: trading ? "active" : "inactive",
+                               tradable: trading)
         }
     }
 
     /// Alpaca's clock: live, the exchange's; for a replay, its date a minute before the close
     /// (orders placed now fill on that session, as the replay game fills them), the market open.
     static func clockDTO(_ clock: PortfolioClock, now: Date) -> AlpacaClock {
-        let calendar = TradingCalendar()
+        let calendar = tradingCalendar(clock)
         let instant: Date, isOpen: Bool
         if let date = clock.date {
-            let session = SessionDate(date)
-            let close = calendar.sessionBounds(on: session)?.close ?? TradingCalendar.instant(session, 16, 0)
-            instant = close.addingTimeInterval(-60)
+            instant = marketInstant(SessionDate(date))
             isOpen = true
         } else {
             instant = now
@@ -199,17 +247,19 @@ enum AlpacaMapping {
                            nextClose: newYorkTime(calendar.nextClose(after: instant)), bullpenClock: clock.date == nil ? "live" : "replay")
     }
 
-    /// An instant in New York time with its offset, as Alpaca's clock writes it.
-    static func newYorkTime(_ instant: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TradingCalendar.newYork
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
-        return formatter.string(from: instant)
+    /// The exchange calendar as a portfolio on `clock` knows it: a replay does not know the
+    /// unscheduled closures after its date (9/11, Hurricane Sandy).
+    static func tradingCalendar(_ clock: PortfolioClock) -> TradingCalendar {
+        TradingCalendar(closuresKnownThrough: clock.date.map(SessionDate.init))
     }
 
-    static func calendar(from start: SessionDate, through end: SessionDate) -> [AlpacaCalendarDay] {
-        let calendar = TradingCalendar()
+    static let newYorkStyle = Date.ISO8601FormatStyle(timeZone: TradingCalendar.newYork)
+
+    /// An instant in New York time with its offset, as Alpaca's clock writes it.
+    static func newYorkTime(_ instant: Date) -> String { instant.formatted(newYorkStyle) }
+
+    static func calendar(from start: SessionDate, through end: SessionDate, clock: PortfolioClock) -> [AlpacaCalendarDay] {
+        let calendar = tradingCalendar(clock)
         return calendar.tradingDays(from: start, through: end).map { date in
             let early = calendar.isEarlyClose(date)
             // Settlement is one trading day later (T+1).
@@ -224,7 +274,8 @@ enum AlpacaMapping {
     static let activityTypes = Set(["FILL"] + nonTradeTypes)
 
     /// The journal of the current period as Alpaca's activities, newest first, with when each happened.
-    static func activities(_ caller: KeyCaller, store: BullpenStore) async throws -> [(activity: AlpacaActivity, at: Date)] {
+    /// On a replay, an activity's time is the market's (its price's session), not the wall clock's.
+    static func activities(_ caller: KeyCaller, replay: Bool, store: BullpenStore) async throws -> [(activity: AlpacaActivity, at: Date)] {
         let journal = try await store.journal(of: caller.portfolio, owner: caller.user, periods: .current)
         let orders = Dictionary(try await orders(of: caller, open: nil, store: store).map { ($0.id, $0) }) { first, _ in first }
         var filled: [OrderID: Int64] = [:]
@@ -234,7 +285,8 @@ enum AlpacaMapping {
         stamp.timeZone = TimeZone(identifier: "UTC")
         stamp.dateFormat = "yyyyMMddHHmmssSSS"
         for entry in journal {   // oldest first: fills add up per order
-            let id = "\(stamp.string(from: entry.createdAt))::\(entry.id)"
+            let at = replay ? marketTime(entry.priceAsOf ?? entry.createdAt) : entry.createdAt
+            let id = "\(stamp.string(from: at))::\(entry.id)"
             let account = caller.portfolio.description
             if entry.kind == .trade, let symbol = entry.symbol, let side = entry.side, let orderID = entry.orderID {
                 var activity = AlpacaActivity(id: id, accountId: account, activityType: "FILL")
@@ -243,7 +295,7 @@ enum AlpacaMapping {
                 filled[orderID] = cumulative
                 let order = orders[orderID]
                 let leaves = max(0, (order?.quantity ?? cumulative) - cumulative)
-                activity.transactionTime = entry.createdAt
+                activity.transactionTime = at
                 activity.type = leaves > 0 ? "partial_fill" : "fill"
                 activity.price = entry.price?.perShare(of: symbol).decimalString
                 activity.qty = String(quantity)
@@ -253,7 +305,7 @@ enum AlpacaMapping {
                 activity.cumQty = String(cumulative)
                 activity.orderId = orderID.description
                 activity.orderStatus = leaves > 0 ? "partially_filled" : (order?.status.rawValue ?? "filled")
-                result.append((activity, entry.createdAt))
+                result.append((activity, at))
                 continue
             }
             let type: String
@@ -268,7 +320,7 @@ enum AlpacaMapping {
             case .marginCall, .marginMet: type = "MA"
             }
             var activity = AlpacaActivity(id: id, accountId: account, activityType: type)
-            activity.date = SessionDate(entry.priceAsOf ?? entry.createdAt).description
+            activity.date = (entry.priceAsOf.map(SessionDate.init) ?? TradingCalendar.sessionDate(at: entry.createdAt)).description
             activity.netAmount = entry.cashDelta.decimalString
             activity.symbol = entry.symbol.map(alpacaSymbol)
             activity.qty = entry.quantityDelta == 0 ? nil : String(entry.quantityDelta)
@@ -286,7 +338,7 @@ enum AlpacaMapping {
             case .marginMet: "Margin call met"
             case .trade: "Trade"
             }
-            result.append((activity, entry.createdAt))
+            result.append((activity, at))
         }
         return result.reversed()
     }
@@ -316,12 +368,14 @@ enum AlpacaMapping {
 
     // MARK: Watchlists
 
-    /// Symbols that are listed now (Alpaca refuses a watchlist with an unknown one: 422).
-    static func listedSymbols(_ texts: [String], req: Request) async throws -> [Symbol] {
+    /// Symbols listed as of the key's clock (Alpaca refuses a watchlist with an unknown one: 422;
+    /// on a replay, a company listed later is unknown).
+    static func listedSymbols(_ texts: [String], caller: KeyCaller, req: Request) async throws -> [Symbol] {
         let source = try req.bullpen.requireMarketData()
+        let clock = try await clock(caller, req: req)
         var result: [Symbol] = []
         for text in texts {
-            guard let symbol = Symbol(text), try await source.asset(symbol) != nil else {
+            guard let symbol = symbol(text), try await listed(symbol, source: source, clock: clock) else {
                 throw APIError(.validationFailed, "asset not found: \(text)")
             }
             result.append(symbol)
@@ -329,12 +383,21 @@ enum AlpacaMapping {
         return result
     }
 
+    /// Whether `symbol` is listed as of `clock` (on a replay: it has a price by then).
+    static func listed(_ symbol: Symbol, source: any MarketDataSource, clock: PortfolioClock) async throws -> Bool {
+        guard try await source.asset(symbol) != nil else { return false }
+        if clock == .live { return true }
+        return try await source.quote(symbol, asOf: clock) != nil
+    }
+
+    /// A watchlist with its assets as of the key's clock (on a replay, those listed later are left out).
     static func watchlist(_ list: WatchlistRecord, caller: KeyCaller, req: Request) async throws -> AlpacaWatchlist {
         let source = try req.bullpen.requireMarketData()
+        let clock = try await clock(caller, req: req)
         var assets: [AlpacaAsset] = []
         for symbol in list.symbols {
-            guard let info = try await source.asset(symbol) else { continue }
-            assets.append(AlpacaAsset(id: assetID(symbol), exchange: exchange(info.exchange), symbol: symbol.rawValue, name: info.name,
+            guard let info = try await source.asset(symbol), try await listed(symbol, source: source, clock: clock) else { continue }
+            assets.append(AlpacaAsset(id: assetID(symbol), exchange: exchange(info.exchange), symbol: alpacaSymbol(symbol), name: info.name,
                                       status: "active", tradable: true))
         }
         return AlpacaWatchlist(id: list.id.uuidString.lowercased(), accountId: caller.portfolio.description, name: list.name,
@@ -343,14 +406,24 @@ enum AlpacaMapping {
 }
 
 extension AlpacaOrder {
-    init(_ order: OrderRecord) {
-        let symbol = order.symbol, updated = order.updatedAt ?? order.filledAt ?? order.createdAt
-        self.init(id: order.id.description, clientOrderId: order.clientOrderID ?? order.id.description, createdAt: order.createdAt,
+    /// `order` in Alpaca's shape. On a replay its times are the market's: placed on its session
+    /// (at the clock's time, a minute before the close), filled when its price was.
+    init(_ order: OrderRecord, replay: Bool) {
+        let symbol = order.symbol
+        var created = order.createdAt, filled = order.filledAt, updated = order.updatedAt ?? order.filledAt ?? order.createdAt
+        if replay {
+            // A working order knows the session it was placed on; one that filled at once, its price's.
+            created = (order.placedOn ?? order.pricing.map { SessionDate($0.asOf) }).map(AlpacaMapping.marketInstant) ?? order.createdAt
+            filled = order.filledAt == nil ? nil : order.pricing.map { AlpacaMapping.marketTime($0.asOf) } ?? created
+            let ended = order.status == .expired ? order.lastSession.map(AlpacaMapping.marketInstant) : nil
+            updated = max(created, filled ?? ended ?? created)
+        }
+        self.init(id: order.id.description, clientOrderId: order.clientOrderID ?? order.id.description, createdAt: created,
                   updatedAt: updated, assetId: AlpacaMapping.assetID(symbol), symbol: AlpacaMapping.alpacaSymbol(symbol),
                   assetClass: AlpacaMapping.assetClass(symbol), qty: String(order.quantity), filledQty: String(order.filledQuantity),
                   type: order.type.rawValue, side: order.side.rawValue, timeInForce: order.terms.timeInForce.rawValue,
                   status: order.status.rawValue)
-        filledAt = order.filledAt
+        filledAt = filled
         filledAvgPrice = order.filledQuantity > 0 ? order.fillPrice?.perShare(of: symbol).decimalString : nil
         limitPrice = order.terms.limit?.decimalString
         stopPrice = order.terms.stop?.decimalString

@@ -15,13 +15,13 @@ enum AlpacaQuery {
         return instant
     }
 
+    static let withFractions = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    static let withoutFractions = Date.ISO8601FormatStyle()
+
     static func parseInstant(_ text: String) -> Date? {
         if let date = SessionDate(iso: text), text.count == 10 { return TradingCalendar.instant(date, 0, 0) }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let instant = formatter.date(from: text) { return instant }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        guard text.count <= 40 else { return nil }
+        return (try? withFractions.parse(text)) ?? (try? withoutFractions.parse(text))
     }
 
     /// `?name=` as a session date: a date, or the New York date of a time.
@@ -57,9 +57,9 @@ enum AlpacaQuery {
         }
         var result: [Symbol] = []
         for item in text.split(separator: ",") {
-            let trimmed = item.trimmingCharacters(in: .whitespaces).uppercased()
+            let trimmed = item.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
-            guard let symbol = Symbol(trimmed) else { throw APIError.validation("'\(trimmed)' is not a symbol.") }
+            guard let symbol = AlpacaMapping.symbol(trimmed) else { throw APIError.validation("'\(trimmed)' is not a symbol.") }
             if !result.contains(symbol) { result.append(symbol) }
         }
         guard result.count <= limit else { throw APIError.validation("Ask for at most \(limit) symbols at a time.") }

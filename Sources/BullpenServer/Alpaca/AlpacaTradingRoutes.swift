@@ -38,11 +38,6 @@ struct AlpacaTradingRoutes: RouteCollection {
         v2.post("watchlists", ":watchlistId", use: addToWatchlist)
         v2.delete("watchlists", ":watchlistId", use: deleteWatchlist)
         v2.delete("watchlists", ":watchlistId", ":symbol", use: removeFromWatchlist)
-        // Alpaca features Bullpen does not offer through this API answer Alpaca's error for them.
-        v2.get("options", "contracts", use: unsupported)
-        v2.get("options", "contracts", ":symbol", use: unsupported)
-        v2.get("account", "configurations", use: unsupported)
-        v2.patch("account", "configurations", use: unsupported)
         routes.get("alpaca", "openapi.yaml", use: AlpacaUnsupportedRoutes.contract)
         let bullpen = routes.grouped("alpaca", "bullpen")
         bullpen.post("advance", use: advance)
@@ -54,10 +49,10 @@ struct AlpacaTradingRoutes: RouteCollection {
         let caller = try await req.keyCaller()
         let (state, valuation) = try await req.bullpen.portfolios.valued(caller.portfolio, owner: caller.user)
         let portfolio = state.portfolio
-        var buyingPower = valuation.cash - valuation.reservedCash
+        // The cash no working order or short's collateral holds (the reserve counts both).
+        let buyingPower = valuation.cash - valuation.reservedCash
         var requirement = Money.zero
         if let rule = portfolio.rules.margin, !state.book.shorts.isEmpty {
-            buyingPower -= state.book.shortCollateral(rule)
             requirement = Margin.status(of: state.book, prices: AlpacaMapping.prices(valuation), rule: rule).requirement
         }
         let long = valuation.positions.filter { $0.marketValue.cents > 0 }.reduce(Money.zero) { $0 + $1.marketValue }
@@ -81,12 +76,20 @@ struct AlpacaTradingRoutes: RouteCollection {
         let body = try req.decodeJSON(AlpacaOrderRequest.self)
         let native = try AlpacaMapping.placeRequest(body)
         try await req.bullpen.takeOrder(by: caller.user)
-        let request = try OrderRoutes.orderRequest(native)
-        let (outcome, _) = try await req.bullpen.portfolios.placeOrder(request, in: caller.portfolio, owner: caller.user, idempotency: nil)
+        var request = try OrderRoutes.orderRequest(native)
+        // buy_to_close and sell_to_close only close: never past the position, into the other side.
+        request.reduceOnly = body.positionIntent?.hasSuffix("_to_close") == true
+        let outcome: BullpenStore.OrderOutcome
+        do {
+            (outcome, _) = try await req.bullpen.portfolios.placeOrder(request, in: caller.portfolio, owner: caller.user, idempotency: nil)
+        } catch let error where APIError(error).code == .notListedYet {
+            // A replay's bot is not told that a company will exist: it does not, yet.
+            throw APIError.unknownSymbol(AlpacaMapping.alpacaSymbol(request.symbol))
+        }
         guard case .executed(let order, let book) = outcome else { throw APIError(.internalError, "The order was not placed.") }
         BullpenMetrics.order(side: native.side, outcome: order.status.rawValue)
         OrderRoutes.announce(order, book: book, user: caller.user, req: req)
-        return try alpacaJSON(AlpacaOrder(order))
+        return try alpacaJSON(AlpacaOrder(order, replay: try await isReplay(caller, req)))
     }
 
     @Sendable func listOrders(req: Request) async throws -> Response {
@@ -108,20 +111,23 @@ struct AlpacaTradingRoutes: RouteCollection {
             return side
         }
         let symbols = try AlpacaQuery.symbols(req, required: false)
+        let replay = try await isReplay(caller, req)
+        // Times compared as shown: a replay's are the market's.
         var orders = try await allOrders(caller, open: open, req: req).filter { order in
+            (side.map { order.side == $0 } ?? true) && (symbols.map { $0.contains(order.symbol) } ?? true)
+        }.map { AlpacaOrder($0, replay: replay) }.filter { order in
             (after.map { order.createdAt > $0 } ?? true) && (until.map { order.createdAt < $0 } ?? true)
-                && (side.map { order.side == $0 } ?? true) && (symbols.map { $0.contains(order.symbol) } ?? true)
         }
         // Newest first, as stored; the limit takes from that end, as Alpaca's does for its direction.
         if ascending { orders.reverse() }
-        return try alpacaJSON(orders.prefix(limit).map(AlpacaOrder.init))
+        return try alpacaJSON(Array(orders.prefix(limit)))
     }
 
     @Sendable func oneOrder(req: Request) async throws -> Response {
         let caller = try await req.keyCaller()
         _ = try AlpacaQuery.flag(req, "nested")
         let order = try await req.bullpen.store.order(try OrderRoutes.orderID(req), in: caller.portfolio, owner: caller.user)
-        return try alpacaJSON(AlpacaOrder(order))
+        return try alpacaJSON(AlpacaOrder(order, replay: try await isReplay(caller, req)))
     }
 
     @Sendable func orderByClientID(req: Request) async throws -> Response {
@@ -132,7 +138,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         guard let order = try await allOrders(caller, open: nil, req: req).first(where: { $0.clientOrderID == id }) else {
             throw APIError.notFound("Order")
         }
-        return try alpacaJSON(AlpacaOrder(order))
+        return try alpacaJSON(AlpacaOrder(order, replay: try await isReplay(caller, req)))
     }
 
     @Sendable func replaceOrder(req: Request) async throws -> Response {
@@ -145,7 +151,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         native.clientOrderId = body.clientOrderId
         let request = try OrderRoutes.orderRequest(native)
         let (_, new) = try await req.bullpen.portfolios.replaceOrder(orderID, with: request, in: caller.portfolio, owner: caller.user)
-        return try alpacaJSON(AlpacaOrder(new))
+        return try alpacaJSON(AlpacaOrder(new, replay: try await isReplay(caller, req)))
     }
 
     /// 204 once cancelled; 422 when the order already filled, expired or was cancelled.
@@ -161,22 +167,28 @@ struct AlpacaTradingRoutes: RouteCollection {
     /// Cancels every working order: 207 with each cancel's own status, as Alpaca answers.
     @Sendable func cancelAll(req: Request) async throws -> Response {
         let caller = try await req.tradingKeyCaller()
-        let results = await cancelOpenOrders(caller, req: req)
+        let results = try await cancelOpenOrders(caller, req: req)
         return try alpacaJSON(results, status: .multiStatus)
     }
 
-    private func cancelOpenOrders(_ caller: KeyCaller, req: Request) async -> [AlpacaCancelResult] {
+    /// Cancels each working order; one that filled or ended meanwhile gets its own status (422).
+    private func cancelOpenOrders(_ caller: KeyCaller, req: Request) async throws -> [AlpacaCancelResult] {
         var results: [AlpacaCancelResult] = []
-        for order in (try? await allOrders(caller, open: true, req: req)) ?? [] {
+        let replay = try await isReplay(caller, req)
+        for order in try await allOrders(caller, open: true, req: req) {
             do {
                 let cancelled = try await req.bullpen.store.cancelOrder(order.id, in: caller.portfolio, owner: caller.user)
-                results.append(AlpacaCancelResult(id: order.id.description, status: 200, body: AlpacaOrder(cancelled)))
+                results.append(AlpacaCancelResult(id: order.id.description, status: 200, body: AlpacaOrder(cancelled, replay: replay)))
             } catch {
                 let status = AlpacaErrors.alpacaCode(APIError(error), method: .DELETE).status
                 results.append(AlpacaCancelResult(id: order.id.description, status: status, body: nil))
             }
         }
         return results
+    }
+
+    private func isReplay(_ caller: KeyCaller, _ req: Request) async throws -> Bool {
+        try await AlpacaMapping.clock(caller, req: req).date != nil
     }
 
     private func allOrders(_ caller: KeyCaller, open: Bool?, req: Request) async throws -> [OrderRecord] {
@@ -193,7 +205,7 @@ struct AlpacaTradingRoutes: RouteCollection {
     @Sendable func onePosition(req: Request) async throws -> Response {
         let caller = try await req.keyCaller()
         let wanted = req.parameters.get("symbol") ?? ""
-        guard let position = try await AlpacaMapping.positions(caller, req: req).first(where: { $0.symbol == wanted || $0.assetId == wanted.lowercased() })
+        guard let position = try await AlpacaMapping.positions(caller, req: req).first(where: { Self.names(wanted, $0) })
         else { throw APIError(.notFound, "There is no position in \(wanted).") }
         return try alpacaJSON(position)
     }
@@ -204,23 +216,24 @@ struct AlpacaTradingRoutes: RouteCollection {
         let wanted = req.parameters.get("symbol") ?? ""
         let qty = req.query[String.self, at: "qty"], percentage = req.query[String.self, at: "percentage"]
         if qty != nil, percentage != nil { throw APIError.validation("Give qty or percentage, not both.") }
-        guard let position = try await AlpacaMapping.positions(caller, req: req).first(where: { $0.symbol == wanted || $0.assetId == wanted.lowercased() }),
+        guard let position = try await AlpacaMapping.positions(caller, req: req).first(where: { Self.names(wanted, $0) }),
               let held = Int64(position.qty)
         else { throw APIError(.notFound, "There is no position in \(wanted).") }
         var quantity = abs(held)
         if let qty {
-            guard let value = AlpacaDecimal(qty).wholeNumber, value > 0 else {
-                throw APIError(.notSupported, "qty must be a whole number of shares above zero: fractional shares are not offered yet.")
-            }
+            let value = try AlpacaMapping.wholeShares(qty)
             guard value <= quantity else { throw APIError(.insufficientShares, "The position holds \(quantity) shares, fewer than \(value).") }
             quantity = value
         } else if let percentage {
-            guard let percent = Percent(parsing: percentage), percent.hundredths > 0, percent.hundredths <= 10_000 else {
+            // Any number of decimals (Alpaca takes them); whole shares, rounded down.
+            guard percentage.range(of: "^[0-9]{1,3}(\\.[0-9]{1,9})?$", options: .regularExpression) != nil,
+                  let percent = FixedPoint.parse(percentage, scale: 9), percent > 0, percent <= 100_000_000_000 else {
                 throw APIError.validation("percentage must be above 0 and at most 100.")
             }
-            quantity = quantity * percent.hundredths / 10_000   // whole shares, rounded down
+            quantity = Int64(Int128(quantity) * Int128(percent) / 100_000_000_000)
             guard quantity > 0 else { throw APIError(.notSupported, "That percentage is less than one share: fractional shares are not offered yet.") }
         }
+        try await req.bullpen.takeOrder(by: caller.user)
         let order = try await close(position.symbol, quantity: quantity, short: held < 0, caller: caller, req: req)
         return try alpacaJSON(order)
     }
@@ -229,7 +242,9 @@ struct AlpacaTradingRoutes: RouteCollection {
     /// `cancel_orders` is true): 207 with each position's order or refusal.
     @Sendable func closeAll(req: Request) async throws -> Response {
         let caller = try await req.tradingKeyCaller()
-        if try AlpacaQuery.flag(req, "cancel_orders") == true { _ = await cancelOpenOrders(caller, req: req) }
+        let cancelFirst = try AlpacaQuery.flag(req, "cancel_orders") == true
+        try await req.bullpen.takeOrder(by: caller.user)   // one request, one order's worth of the rate limit
+        if cancelFirst { _ = try await cancelOpenOrders(caller, req: req) }
         var results: [AlpacaCloseResult] = []
         for position in try await AlpacaMapping.positions(caller, req: req) {
             guard let held = Int64(position.qty), held != 0 else { continue }
@@ -246,14 +261,16 @@ struct AlpacaTradingRoutes: RouteCollection {
         return try alpacaJSON(results, status: .multiStatus)
     }
 
+    /// A market order that only closes: checked when it executes, so that two closes at once
+    /// never sell into a short (or buy into a long).
     private func close(_ symbol: String, quantity: Int64, short: Bool, caller: KeyCaller, req: Request) async throws -> AlpacaOrder {
-        try await req.bullpen.takeOrder(by: caller.user)
         let native = PlaceOrderRequest(symbol: AlpacaMapping.nativeSymbol(symbol), side: short ? "buy" : "sell", quantity: quantity)
-        let (outcome, _) = try await req.bullpen.portfolios.placeOrder(try OrderRoutes.orderRequest(native), in: caller.portfolio,
-                                                                       owner: caller.user, idempotency: nil)
+        var request = try OrderRoutes.orderRequest(native)
+        request.reduceOnly = true
+        let (outcome, _) = try await req.bullpen.portfolios.placeOrder(request, in: caller.portfolio, owner: caller.user, idempotency: nil)
         guard case .executed(let order, let book) = outcome else { throw APIError(.internalError, "The order was not placed.") }
         OrderRoutes.announce(order, book: book, user: caller.user, req: req)
-        return AlpacaOrder(order)
+        return AlpacaOrder(order, replay: try await isReplay(caller, req))
     }
 
     // MARK: Assets, clock, calendar
@@ -275,8 +292,8 @@ struct AlpacaTradingRoutes: RouteCollection {
         let caller = try await req.keyCaller()
         let wanted = req.parameters.get("symbol") ?? ""
         let clock = try await AlpacaMapping.clock(caller, req: req)
-        guard let asset = try await AlpacaMapping.assets(asOf: clock, req: req)
-            .first(where: { $0.symbol == wanted.uppercased() || $0.id == wanted.lowercased() })
+        let target = AlpacaMapping.symbol(wanted).map(AlpacaMapping.alpacaSymbol)
+        guard let asset = try await AlpacaMapping.assets(asOf: clock, req: req).first(where: { $0.symbol == target || $0.id == wanted.lowercased() })
         else { throw APIError(.notFound, "asset not found: \(wanted)") }
         return try alpacaJSON(asset)
     }
@@ -295,7 +312,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         _ = req.query[String.self, at: "date_type"]
         guard start <= end else { throw APIError(.invalidDates, "start must not be after end.") }
         guard start.distance(to: end) <= 366 * 20 else { throw APIError(.invalidDates, "Ask for at most twenty years at a time.") }
-        return try alpacaJSON(AlpacaMapping.calendar(from: start, through: end))
+        return try alpacaJSON(AlpacaMapping.calendar(from: start, through: end, clock: clock))
     }
 
     // MARK: Activities and history
@@ -318,9 +335,10 @@ struct AlpacaTradingRoutes: RouteCollection {
         let after = try AlpacaQuery.instant(req, "after"), until = try AlpacaQuery.instant(req, "until")
         let ascending = try AlpacaQuery.direction(req, "direction") == "asc"
         let pageSize = try req.integer("page_size", default: 100, range: 1...100)
-        var list = try await AlpacaMapping.activities(caller, store: req.bullpen.store).filter { item in
+        let replay = try await isReplay(caller, req)
+        var list = try await AlpacaMapping.activities(caller, replay: replay, store: req.bullpen.store).filter { item in
             (types.map { $0.contains(item.activity.activityType) } ?? true)
-                && (date.map { SessionDate(item.at) == $0 } ?? true)
+                && (date.map { TradingCalendar.sessionDate(at: item.at) == $0 } ?? true)
                 && (after.map { item.at > $0 } ?? true) && (until.map { item.at < $0 } ?? true)
         }.map(\.activity)
         if ascending { list.reverse() }
@@ -366,9 +384,18 @@ struct AlpacaTradingRoutes: RouteCollection {
         let caller = try await req.tradingKeyCaller()
         let body = try req.decodeJSON(AlpacaWatchlistRequest.self)
         guard let name = body.name else { throw APIError.validation("name is required.") }
-        let symbols = try await AlpacaMapping.listedSymbols(body.symbols ?? [], req: req)
+        let symbols = try await AlpacaMapping.listedSymbols(body.symbols ?? [], caller: caller, req: req)
+        guard Set(symbols).count <= BullpenStore.maxSymbolsPerWatchlist else {
+            throw StoreError.watchlistFull(limit: BullpenStore.maxSymbolsPerWatchlist)
+        }
         let list = try await req.bullpen.store.createWatchlist(owner: caller.user, name: try Names.validate(name, of: "Watchlist"))
-        let filled = try await req.bullpen.store.replaceWatchlist(list.id, name: nil, symbols: symbols, owner: caller.user)
+        let filled: WatchlistRecord
+        do {
+            filled = try await req.bullpen.store.replaceWatchlist(list.id, name: nil, symbols: symbols, owner: caller.user)
+        } catch {
+            try? await req.bullpen.store.deleteWatchlist(list.id, owner: caller.user)   // all or nothing
+            throw error
+        }
         return try alpacaJSON(try await AlpacaMapping.watchlist(filled, caller: caller, req: req))
     }
 
@@ -384,7 +411,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         let body = try req.decodeJSON(AlpacaWatchlistRequest.self)
         let name = try body.name.map { try Names.validate($0, of: "Watchlist") }
         var symbols: [Symbol]?
-        if let texts = body.symbols { symbols = try await AlpacaMapping.listedSymbols(texts, req: req) }
+        if let texts = body.symbols { symbols = try await AlpacaMapping.listedSymbols(texts, caller: caller, req: req) }
         let list = try await req.bullpen.store.replaceWatchlist(id, name: name, symbols: symbols, owner: caller.user)
         return try alpacaJSON(try await AlpacaMapping.watchlist(list, caller: caller, req: req))
     }
@@ -394,7 +421,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         let id = try WatchlistRoutes.id(req, "watchlistId")
         let body = try req.decodeJSON(AlpacaWatchlistSymbol.self)
         _ = try await req.bullpen.store.watchlist(id, owner: caller.user)
-        let symbol = try await AlpacaMapping.listedSymbols([body.symbol], req: req)[0]
+        let symbol = try await AlpacaMapping.listedSymbols([body.symbol], caller: caller, req: req)[0]
         let list = try await req.bullpen.store.addToWatchlist(id, symbol: symbol, owner: caller.user)
         return try alpacaJSON(try await AlpacaMapping.watchlist(list, caller: caller, req: req))
     }
@@ -407,7 +434,7 @@ struct AlpacaTradingRoutes: RouteCollection {
 
     @Sendable func removeFromWatchlist(req: Request) async throws -> Response {
         let caller = try await req.tradingKeyCaller()
-        let symbol = try req.symbolParameter()
+        let symbol = try AlpacaMapping.pathSymbol(req)
         let list = try await req.bullpen.store.removeFromWatchlist(try WatchlistRoutes.id(req, "watchlistId"), symbol: symbol,
                                                                    owner: caller.user)
         return try alpacaJSON(try await AlpacaMapping.watchlist(list, caller: caller, req: req))
@@ -435,10 +462,9 @@ struct AlpacaTradingRoutes: RouteCollection {
                                                   equity: equity.decimalString, clock: clock))
     }
 
-    @Sendable func unsupported(req: Request) async throws -> Response {
-        _ = try await req.keyCaller()
-        throw APIError(.notSupported, "Options and account configurations are not offered through the Alpaca-compatible API; "
-            + "use Bullpen's own API (/api/v1) for options.")
+    /// Whether a position is the one a path names: its symbol in Alpaca's form or in any case, or its asset id.
+    static func names(_ wanted: String, _ position: AlpacaPosition) -> Bool {
+        position.symbol == AlpacaMapping.nativeSymbol(wanted).replacingOccurrences(of: "-", with: ".") || position.assetId == wanted.lowercased()
     }
 }
 

@@ -25,7 +25,7 @@ export function keysSection() {
         <div class="actions"><button class="primary" type="submit" id="key-create">Make key</button></div>
       </form>
       <p class="error" id="key-error" role="alert"></p>
-      <div id="new-key" aria-live="polite"></div>
+      <div id="new-key"></div>
       <ul class="list keys-list" id="keys-list" aria-label="Your API keys"><li class="loading">Loading…</li></ul>
     </div></section>`;
 }
@@ -41,7 +41,8 @@ function row(key) {
 
 /** The secret, once, with copy buttons. */
 function shown(key) {
-  return html`<div class="new-key" role="status"><p><strong>Key made for ${key.portfolioName}.</strong>
+  // Only the sentence is announced: a screen reader must not read the secret aloud.
+  return html`<div class="new-key" data-shown="${key.id}"><p role="status"><strong>Key made for ${key.portfolioName}.</strong>
       Copy the secret now: it is shown only this once.</p>
     <dl class="key-values"><dt>APCA-API-KEY-ID</dt><dd><code id="new-key-id">${key.keyId}</code>
         <button type="button" data-copy="new-key-id">Copy</button></dd>
@@ -98,6 +99,7 @@ export async function setupKeys({ live }) {
       run: async () => {
         await api(`/api/v1/keys/${key.id}`, { method: 'DELETE' });
         keys = keys.filter((k) => k.id !== id);
+        if (made.querySelector(`[data-shown="${id}"]`)) render(made, html``);   // its secret goes with it
         draw();
         (list.querySelector('button') ?? document.getElementById('key-create')).focus();
         return `Revoked ${key.name}.`;
