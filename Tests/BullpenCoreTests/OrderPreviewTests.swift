@@ -34,6 +34,36 @@ struct OrderPreviewTests {
         }
     }
 
+    /// A reduce-only order closes at most the position: on a margin book, where a sell with
+    /// nothing held opens a short (the second of two closes sent at once), it is refused when it
+    /// executes.
+    @Test func aReduceOnlyOrderNeverOpensTheOtherSide() throws {
+        var book = Book(startingCash: Money(dollars: 100_000))
+        book.positions[msft] = Position(symbol: msft, quantity: 3, costBasis: Money(dollars: 1_200))
+        let rules = PortfolioRules(margin: .standard)
+        let price = Price(parsing: "400")!
+        var close = OrderRequest(symbol: msft, side: .sell, quantity: 3)
+        close.reduceOnly = true
+        let (_, flat) = try TradingEngine.execute(close, on: book, at: price, rules: rules, trading: true)
+        #expect(flat.quantity(of: msft) == 0)
+        // The same sell once flat would be a short sale; reduce-only, it is refused.
+        #expect(TradingEngine.preview(OrderRequest(symbol: msft, side: .sell, quantity: 3), on: flat, at: price, rules: rules,
+                                      trading: true).problems.isEmpty)
+        #expect(throws: OrderRejection.insufficientShares(requested: 3, held: 0)) {
+            try TradingEngine.execute(close, on: flat, at: price, rules: rules, trading: true)
+        }
+        var more = close
+        more.quantity = 5
+        #expect(throws: OrderRejection.insufficientShares(requested: 5, held: 3)) {
+            try TradingEngine.execute(more, on: book, at: price, rules: rules, trading: true)
+        }
+        var cover = OrderRequest(symbol: msft, side: .buy, quantity: 1)
+        cover.reduceOnly = true
+        #expect(throws: OrderRejection.coverExceedsShort(requested: 1, short: 0)) {
+            try TradingEngine.execute(cover, on: flat, at: price, rules: rules, trading: true)
+        }
+    }
+
     @Test func aSellOfASymbolThatEndedGoesThrough() throws {
         var book = Book(startingCash: Money(dollars: 100))
         book.positions[msft] = Position(symbol: msft, quantity: 3, costBasis: Money(dollars: 30))

@@ -25,6 +25,18 @@ struct TradingCalendarTests {
         #expect(calendar.isTradingDay(d(1997, 1, 20)))                          // MLK day starts in 1998
     }
 
+    /// A replay's calendar does not foretell a closure nobody could have scheduled: on 2001-09-10
+    /// the 11th was an ordinary Tuesday; once the replay stands on the 11th, it is closed.
+    @Test func unscheduledClosuresAreKnownOnlyFromTheirDay() {
+        let before = TradingCalendar(closuresKnownThrough: d(2001, 9, 10))
+        for day in 11...14 { #expect(before.isTradingDay(d(2001, 9, day))) }
+        #expect(before.nextOpen(after: TradingCalendar.instant(d(2001, 9, 10), 17, 0)) == TradingCalendar.instant(d(2001, 9, 11), 9, 30))
+        let on = TradingCalendar(closuresKnownThrough: d(2001, 9, 11))
+        #expect(on.closure(on: d(2001, 9, 11)) == "September 11 attacks" && on.isTradingDay(d(2001, 9, 13)))
+        // Scheduled holidays are known ahead, as they were.
+        #expect(before.closure(on: d(2001, 11, 22)) == "Thanksgiving Day")
+    }
+
     @Test func specialClosuresAreKnown() {
         for day in 11...14 { #expect(!calendar.isTradingDay(d(2001, 9, day))) }
         #expect(calendar.closure(on: d(2012, 10, 29)) == "Hurricane Sandy")

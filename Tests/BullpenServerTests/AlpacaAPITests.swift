@@ -253,6 +253,9 @@ struct AlpacaAPITests {
                 (#"{"symbol":"ZZZZ","qty":1,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "unknown_symbol"),
                 (#"{"symbol":"MSFT","qty":1,"side":"buy","type":"market","time_in_force":"day","client_order_id":"first"}"#, 422, 42210000, "duplicate_client_order_id"),
                 (#"{"symbol":"MSFT","qty":0,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 42210000, "quantity_out_of_range"),
+                (#"{"symbol":"MSFT","qty":1e30,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 42210000, "quantity_out_of_range"),
+                (#"{"symbol":"MSFT","qty":"5abc","side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "validation_failed"),
+                (#"{"symbol":"MSFT","qty":-1,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "validation_failed"),
                 (#"{"symbol":"MSFT","qty":1,"side":"hold","type":"market","time_in_force":"day"}"#, 422, 40010001, "validation_failed"),
                 (#"{"symbol":"MSFT","qty":1,"side":"buy","type":"market","time_in_force":"day","leverage":10}"#, 422, 40010001, "validation_failed"),
                 (#"{"symbol":"MSFT","qty":1,"#, 400, 40010000, "invalid_json"),
@@ -278,6 +281,36 @@ struct AlpacaAPITests {
             #expect(activities.map { $0["side"] as? String } == ["sell", "buy"] && activities.allSatisfy { $0["activity_type"] as? String == "FILL" })
             #expect(activities.allSatisfy { $0["account_id"] as? String == alice.mainPortfolio && ($0["id"] as? String)?.contains("::") == true })
             try await server.expectBalanced(alice, alice.mainPortfolio)
+        }
+    }
+
+    /// Closing is reduce-only in the ledger: on a portfolio that may sell short, two closes sent
+    /// at once sell the position once; the second never opens a short.
+    @Test func twoClosesAtOnceNeverOpenTheOtherSide() async throws {
+        try await withServer { server in
+            let alice = try await server.register()
+            let margin = try await server.send(.POST, "/api/v1/portfolios", token: alice.accessToken,
+                                               body: #"{"name":"Margin","shortSelling":true}"#).decode(PortfolioDTO.self)
+            let key = try await Self.makeKey(server, alice, portfolio: margin.id)
+            let bought = try await server.send(.POST, "/alpaca/v2/orders", body: #"{"symbol":"MSFT","qty":5,"side":"buy","type":"market","time_in_force":"day"}"#,
+                                               headers: key.headers)
+            #expect(bought.status == 200, "\(bought.text)")
+            for _ in 0..<3 {
+                async let first = server.send(.DELETE, "/alpaca/v2/positions/MSFT", headers: key.headers)
+                async let second = server.send(.DELETE, "/alpaca/v2/positions/MSFT", headers: key.headers)
+                let statuses = [try await first.status, try await second.status].sorted()
+                #expect(statuses.first == 200 && statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+                #expect(try await server.send(.GET, "/alpaca/v2/positions", headers: key.headers).text == "[]")
+                let again = try await server.send(.POST, "/alpaca/v2/orders", body: #"{"symbol":"MSFT","qty":5,"side":"buy","type":"market","time_in_force":"day"}"#,
+                                                  headers: key.headers)
+                #expect(again.status == 200)
+            }
+            // buy_to_close with nothing short is refused too, not turned into a long.
+            let cover = try await server.send(.POST, "/alpaca/v2/orders",
+                                              body: #"{"symbol":"MSFT","qty":1,"side":"buy","type":"market","time_in_force":"day","position_intent":"buy_to_close"}"#,
+                                              headers: key.headers)
+            #expect(cover.status == 403 && Self.alpacaError(cover)?.bullpen == "insufficient_shares", "\(cover.text)")
+            try await server.expectBalanced(alice, margin.id)
         }
     }
 
