@@ -317,6 +317,10 @@ struct LeagueAPITests {
             #expect(notOwner.status == 403 && notOwner.errorCode == "not_league_owner")
             let alone = try await server.advance(member, theirs, #"{"days":5}"#)
             #expect(alone.status == 409 && alone.errorCode == "league_clock")
+            // Nor can a bot with a trading key of theirs (the Alpaca API's advance).
+            let key = try await AlpacaAPITests.makeKey(server, member, portfolio: theirs)
+            let bot = try await server.send(.POST, "/alpaca/bullpen/advance", body: #"{"days":5}"#, headers: key.headers)
+            #expect(bot.status == 422 && AlpacaAPITests.alpacaError(bot)?.bullpen == "league_clock", "\(bot.text)")
             let moved = try await server.send(.POST, "/api/v1/leagues/\(league.id)/advance", token: owner.accessToken, body: #"{"days":5}"#)
             #expect(moved.status == 200, "\(moved.text)")
             let advance = try moved.decode(LeagueAdvanceDTO.self)
@@ -324,6 +328,9 @@ struct LeagueAPITests {
             // Both portfolios stand on the same date, at the same prices.
             let a = try await server.portfolio(owner, mine), b = try await server.portfolio(member, theirs)
             #expect(a.clock.date == "2008-09-09" && b.clock.date == "2008-09-09")
+            // The league's schedule moved the bot's clock too.
+            let clock = try await server.send(.GET, "/alpaca/v2/clock", headers: key.headers).json()
+            #expect((clock["timestamp"] as? String)?.hasPrefix("2008-09-09T15:59:00") == true && clock["bullpen_clock"] as? String == "replay")
             let pa = try await server.send(.GET, "/api/v1/portfolios/\(mine)/positions", token: owner.accessToken).decode(PositionList.self)
             let pb = try await server.send(.GET, "/api/v1/portfolios/\(theirs)/positions", token: member.accessToken).decode(PositionList.self)
             #expect(pa.positions.map(\.lastPrice) == pb.positions.map(\.lastPrice) && pa.positions.count == 1)

@@ -88,39 +88,26 @@ struct AlpacaDataRoutes: RouteCollection {
         return (result, nil)
     }
 
-    @Sendable func latestBars(req: Request) async throws -> Response {
+    // MARK: Latest bars, quotes and trades, snapshots
+
+    @Sendable func latestBars(req: Request) async throws -> Response { try await latestOfEach(req, key: "bars", \.dailyBar) }
+    @Sendable func symbolLatestBar(req: Request) async throws -> Response { try await latestOfOne(req, key: "bar", \.dailyBar) }
+    @Sendable func latestQuotes(req: Request) async throws -> Response { try await latestOfEach(req, key: "quotes", \.latestQuote) }
+    @Sendable func symbolLatestQuote(req: Request) async throws -> Response { try await latestOfOne(req, key: "quote", \.latestQuote) }
+    @Sendable func latestTrades(req: Request) async throws -> Response { try await latestOfEach(req, key: "trades", \.latestTrade) }
+    @Sendable func symbolLatestTrade(req: Request) async throws -> Response { try await latestOfOne(req, key: "trade", \.latestTrade) }
+
+    /// `{"<key>": {symbol: part}}` for `?symbols=`: the symbols without data left out.
+    private func latestOfEach<Part: Encodable>(_ req: Request, key: String, _ part: KeyPath<AlpacaSnapshot, Part?>) async throws -> Response {
         let symbols = try AlpacaQuery.symbols(req, required: true)!
-        return try alpacaJSON(["bars": try await latest(req, symbols).compactMapValues(\.dailyBar)], plain: true)
+        return try alpacaJSON([key: try await latest(req, symbols).compactMapValues { $0[keyPath: part] }], plain: true)
     }
 
-    @Sendable func symbolLatestBar(req: Request) async throws -> Response {
-        let symbol = try AlpacaMapping.pathSymbol(req)
-        guard let bar = try await latest(req, [symbol])[AlpacaMapping.alpacaSymbol(symbol)]?.dailyBar else { throw Self.noData(symbol) }
-        return try alpacaJSON(SymbolAnswer(symbol: AlpacaMapping.alpacaSymbol(symbol), key: "bar", value: bar), plain: true)
-    }
-
-    // MARK: Quotes, trades, snapshots
-
-    @Sendable func latestQuotes(req: Request) async throws -> Response {
-        let symbols = try AlpacaQuery.symbols(req, required: true)!
-        return try alpacaJSON(["quotes": try await latest(req, symbols).compactMapValues(\.latestQuote)], plain: true)
-    }
-
-    @Sendable func symbolLatestQuote(req: Request) async throws -> Response {
-        let symbol = try AlpacaMapping.pathSymbol(req)
-        guard let quote = try await latest(req, [symbol])[AlpacaMapping.alpacaSymbol(symbol)]?.latestQuote else { throw Self.noData(symbol) }
-        return try alpacaJSON(SymbolAnswer(symbol: AlpacaMapping.alpacaSymbol(symbol), key: "quote", value: quote), plain: true)
-    }
-
-    @Sendable func latestTrades(req: Request) async throws -> Response {
-        let symbols = try AlpacaQuery.symbols(req, required: true)!
-        return try alpacaJSON(["trades": try await latest(req, symbols).compactMapValues(\.latestTrade)], plain: true)
-    }
-
-    @Sendable func symbolLatestTrade(req: Request) async throws -> Response {
-        let symbol = try AlpacaMapping.pathSymbol(req)
-        guard let trade = try await latest(req, [symbol])[AlpacaMapping.alpacaSymbol(symbol)]?.latestTrade else { throw Self.noData(symbol) }
-        return try alpacaJSON(SymbolAnswer(symbol: AlpacaMapping.alpacaSymbol(symbol), key: "trade", value: trade), plain: true)
+    /// `{"symbol": ..., "<key>": part}` for the path's symbol; 404 without data.
+    private func latestOfOne<Part: Encodable>(_ req: Request, key: String, _ part: KeyPath<AlpacaSnapshot, Part?>) async throws -> Response {
+        let symbol = try AlpacaMapping.pathSymbol(req), name = AlpacaMapping.alpacaSymbol(symbol)
+        guard let value = try await latest(req, [symbol])[name]?[keyPath: part] else { throw Self.noData(symbol) }
+        return try alpacaJSON(SymbolAnswer(symbol: name, key: key, value: value), plain: true)
     }
 
     /// `{symbol: snapshot}`, without a wrapping key, as Alpaca answers.
