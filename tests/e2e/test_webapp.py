@@ -4,6 +4,7 @@ import re
 import uuid
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -15,7 +16,9 @@ PASSWORD = "a long enough passphrase"
 
 
 def wait(driver, seconds=15):
-    return WebDriverWait(driver, seconds)
+    """Waits for a condition; an element the app drew again while it was read is looked up anew
+    (a screen re-renders after each answer), not a failure."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
 
 
 def visible(driver, css, seconds=15):
