@@ -5,7 +5,7 @@ import Foundation
 // where Alpaca sends strings and exact JSON numbers (`Decimal`, made from decimal strings, never
 // from a binary float) where it sends numbers (bars, quotes, portfolio history).
 
-/// Coders for the Alpaca-compatible API: snake-case keys, RFC 3339 times.
+/// Encoders for the Alpaca-compatible API: snake-case keys, RFC 3339 times.
 public enum AlpacaJSON {
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
@@ -21,13 +21,6 @@ public enum AlpacaJSON {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
-
-    public static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 
     /// A decimal string as an exact JSON number.

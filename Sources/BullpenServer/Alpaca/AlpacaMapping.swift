@@ -47,11 +47,6 @@ enum AlpacaMapping {
         return symbol
     }
 
-    /// Whether `wanted` (a path's symbol or asset id) names `symbol`.
-    static func names(_ wanted: String, _ symbol: Symbol) -> Bool {
-        nativeSymbol(wanted) == symbol.rawValue || wanted.lowercased() == assetID(symbol)
-    }
-
     // MARK: Time
 
     /// The instant a replay's clock shows on `session`: a minute before its close.
