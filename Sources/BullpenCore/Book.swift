@@ -24,7 +24,7 @@ public struct Book: Sendable, Hashable {
     public var invested: Money { startingCash + deposits }
 
     /// Shares held of `symbol` (0 if none).
-    public func quantity(of symbol: Symbol) -> Int64 { positions[symbol]?.quantity ?? 0 }
+    public func quantity(of symbol: Symbol) -> Quantity { positions[symbol]?.quantity ?? .zero }
 
     /// Applies a fill: cash moves by `fill.cashDelta`, the position by `fill.quantityDelta`.
     /// A buy of a written contract buys it back, a sell of one not held writes it (see
@@ -86,7 +86,7 @@ public struct Book: Sendable, Hashable {
 
     /// Applies a settlement's leg (see ``OptionSettlement``): cash moves by `cashDelta`; units
     /// coming in cost what was paid plus the basis carried, units going take their basis along.
-    public mutating func settle(_ symbol: Symbol?, quantityDelta: Int64, cashDelta: Money, carriedBasis: Money) {
+    public mutating func settle(_ symbol: Symbol?, quantityDelta: Quantity, cashDelta: Money, carriedBasis: Money) {
         cash += cashDelta
         guard let symbol, quantityDelta != 0 else { return }
         var position = positions[symbol] ?? Position(symbol: symbol)
@@ -128,7 +128,7 @@ public struct Book: Sendable, Hashable {
 
     /// Shares of `underlying` that written calls (100 for each) and working sell orders hold back:
     /// they cannot be sold or delivered elsewhere while those are open.
-    public func committedShares(of underlying: Symbol) -> Int64 {
+    public func committedShares(of underlying: Symbol) -> Quantity {
         positions.values.reduce(holds.shares[underlying] ?? 0) { total, position in
             guard position.quantity < 0, let contract = position.symbol.option, contract.type == .call,
                   contract.underlying == underlying else { return total }
@@ -137,5 +137,5 @@ public struct Book: Sendable, Hashable {
     }
 
     /// Shares of `symbol` that can be sold or delivered: those held less those written calls hold back.
-    public func freeShares(of symbol: Symbol) -> Int64 { quantity(of: symbol) - committedShares(of: symbol) }
+    public func freeShares(of symbol: Symbol) -> Quantity { quantity(of: symbol) - committedShares(of: symbol) }
 }

@@ -38,33 +38,39 @@ public struct CorporateAction: Sendable, Hashable {
     /// Nil when the book holds none of the symbol. `entitled` is the part of the position held when
     /// the ex-date's session opened (shares bought since, at the new prices, take no part); all of
     /// it when nil.
-    public func effect(on book: Book, price: Price?, entitled: Int64? = nil) -> (quantityDelta: Int64, cash: Money, realized: Money, basisOut: Money)? {
+    public func effect(on book: Book, price: Price?, entitled: Quantity? = nil) -> (quantityDelta: Quantity, cash: Money, realized: Money, basisOut: Money)? {
         guard let position = book.positions[symbol], position.quantity != 0, !symbol.isOption else { return nil }
         let held = entitled.map { position.quantity > 0 ? min(max($0, 0), position.quantity) : max(min($0, 0), position.quantity) }
             ?? position.quantity
         guard held != 0 else { return nil }
         let heldBasis = held == position.quantity ? position.costBasis
-            : Money(cents: FixedPoint.divideRounded(position.costBasis.cents * held, by: position.quantity))
+            : Money(cents: FixedPoint.multiplyDivide(position.costBasis.cents, held.units, position.quantity.units))
         switch kind {
         case .dividend(let cash):
             let amount = cash.notional(quantity: held)
             return amount == .zero ? nil : (0, amount, amount, .zero)
         case .split(let to, let from):
             guard to > 0, from > 0 else { return nil }
-            let scaled = held * to
-            let whole = scaled / from   // toward zero: a short's fraction too
-            let fraction = scaled - whole * from   // in 1/from of a new share
-            guard fraction != 0 else { return (whole - held, .zero, .zero, .zero) }
+            // Whole shares stay whole (the fraction of a new share is paid in cash); a fractional
+            // holding keeps its fraction to the millionth of a share.
+            let lot: Lot = held.isWhole ? .whole : .fractionalShare
+            let scaled = held.units * to   // in 1/from of a unit of a new share
+            let exact = scaled / from   // toward zero: a short's fraction too
+            let kept = exact - exact % lot.units
+            let fraction = scaled - kept * from   // in 1/from of a unit of a new share
+            let delta = Quantity(units: kept) - held
+            guard fraction != 0 else { return (delta, .zero, .zero, .zero) }
             // The fraction of a new share leaves with its share of the basis, paid at the price after
             // the split (at that basis when no price is known: nothing gained or lost).
-            let basisOut = Money(cents: FixedPoint.divideRounded(heldBasis.cents * fraction, by: scaled))
-            let cash = price.map { Money(cents: FixedPoint.divideRounded($0.ticks * fraction, by: from * Price.ticksPerCent)) } ?? basisOut
-            return (whole - held, cash, cash - basisOut, basisOut)
+            let basisOut = Money(cents: FixedPoint.multiplyDivide(heldBasis.cents, fraction, scaled))
+            let cash = price.map { Money(cents: FixedPoint.multiplyDivide($0.ticks, fraction, from * Price.ticksPerCent * Quantity.unitsPerWhole)) }
+                ?? basisOut
+            return (delta, cash, cash - basisOut, basisOut)
         }
     }
 
     /// The journal entry of its effect on `book`, or nil.
-    public func entry(on book: Book, price: Price?, entitled: Int64? = nil, portfolioID: PortfolioID, period: Int, sequence: Int64,
+    public func entry(on book: Book, price: Price?, entitled: Quantity? = nil, portfolioID: PortfolioID, period: Int, sequence: Int64,
                       createdAt: Date, ids: any IDSource) -> JournalEntry? {
         guard let effect = effect(on: book, price: price, entitled: entitled) else { return nil }
         let (kind, unit): (JournalEntry.Kind, Price?) = switch self.kind {
@@ -97,7 +103,7 @@ extension WorkingOrder {
         func scale(_ price: Price?) -> Price? { price.map { Price(ticks: FixedPoint.divideRounded($0.ticks * from, by: to)) } }
         var order = self
         // What filled stays as it filled (its fills are history); what remains is in new shares.
-        order.quantity = filledQuantity + remaining * to / from
+        order.quantity = filledQuantity + remaining.scaled(by: to, over: from, lot: remaining.isWhole ? .whole : .fractionalShare)
         order.terms.limit = scale(terms.limit)
         order.terms.stop = scale(terms.stop)
         if case .price(let amount)? = terms.trail { order.terms.trail = .price(scale(amount)!) }

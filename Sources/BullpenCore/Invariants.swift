@@ -46,13 +46,13 @@ public enum Invariants {
         // Only a forced buy-back of shorts that lost more than everything leaves a debt.
         if snapshot.cash.isNegative, !snapshot.allowShort { fail("cash is negative: \(snapshot.cash)") }
 
-        var filledQuantity: [Symbol: Int64] = [:]
+        var filledQuantity: [Symbol: Quantity] = [:]
         for fill in snapshot.fills { filledQuantity[fill.symbol, default: 0] += fill.quantityDelta }
         // Exercises, expiries and splits change positions without fills.
         for entry in snapshot.journal where entry.isSettlement || entry.kind == .split {
             if let symbol = entry.symbol { filledQuantity[symbol, default: 0] += entry.quantityDelta }
         }
-        var journalQuantity: [Symbol: Int64] = [:]
+        var journalQuantity: [Symbol: Quantity] = [:]
         for entry in snapshot.journal { if let symbol = entry.symbol { journalQuantity[symbol, default: 0] += entry.quantityDelta } }
         let held = Dictionary(snapshot.positions.map { ($0.symbol, $0.quantity) }, uniquingKeysWith: +)
         for symbol in Set(filledQuantity.keys).union(held.keys).union(journalQuantity.keys) {

@@ -43,7 +43,7 @@ public struct JournalEntry: Sendable, Hashable {
     public var kind: Kind
     public var symbol: Symbol?
     public var side: OrderSide?
-    public var quantityDelta: Int64
+    public var quantityDelta: Quantity
     public var price: Price?
     public var cashDelta: Money
     public var commission: Money
@@ -59,7 +59,7 @@ public struct JournalEntry: Sendable, Hashable {
     public var carriedBasis: Money
 
     public init(id: JournalEntryID, portfolioID: PortfolioID, period: Int, sequence: Int64, kind: Kind,
-                symbol: Symbol?, side: OrderSide?, quantityDelta: Int64, price: Price?, cashDelta: Money,
+                symbol: Symbol?, side: OrderSide?, quantityDelta: Quantity, price: Price?, cashDelta: Money,
                 commission: Money, realizedPnL: Money, orderID: OrderID?, fillID: FillID?, priceAsOf: Date?,
                 createdAt: Date, carriedBasis: Money = .zero) {
         self.id = id
@@ -89,7 +89,7 @@ public struct JournalEntry: Sendable, Hashable {
     /// held, or a buy back of contracts written (a buy or a contract written opens one). Answers
     /// them in the order they happened; each period (a reset starts one) starts empty.
     public static func closingTrades(in journal: some Sequence<JournalEntry>) -> [JournalEntry] {
-        var held: [Int: [Symbol: Int64]] = [:]   // by period, then symbol
+        var held: [Int: [Symbol: Quantity]] = [:]   // by period, then symbol
         var closing: [JournalEntry] = []
         for entry in journal.sorted(by: { ($0.period, $0.sequence) < ($1.period, $1.sequence) }) {
             guard let symbol = entry.symbol, entry.quantityDelta != 0 else { continue }
@@ -104,7 +104,7 @@ public struct JournalEntry: Sendable, Hashable {
     /// `cashDelta` is the notional alone: the commission is cash moved by the entry that follows it.
     public var fill: Fill? {
         guard kind == .trade, let symbol, let side, let price else { return nil }
-        let quantity = abs(quantityDelta)
+        let quantity = quantityDelta.magnitude
         let notional = side == .buy ? -cashDelta : cashDelta
         return Fill(symbol: symbol, side: side, quantity: quantity, price: price, notional: notional,
                     commission: commission, realizedPnL: realizedPnL, cashDelta: cashDelta - commission)

@@ -149,10 +149,10 @@ public enum Margin {
     /// A short bought back at a close.
     public struct Cover: Sendable, Hashable {
         public var symbol: Symbol
-        public var quantity: Int64
+        public var quantity: Quantity
         public var price: Price
 
-        public init(symbol: Symbol, quantity: Int64, price: Price) {
+        public init(symbol: Symbol, quantity: Quantity, price: Price) {
             self.symbol = symbol
             self.quantity = quantity
             self.price = price

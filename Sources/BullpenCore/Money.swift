@@ -141,6 +141,32 @@ public enum FixedPoint {
         return numerator % denominator > 0 ? quotient + 1 : quotient
     }
 
+    /// How ``multiplyDivide(_:_:_:rounding:)`` rounds.
+    public enum Rounding: Sendable { case halfAwayFromZero, down, up }
+
+    /// `a × b ÷ c` with a 128-bit intermediate, so that a quantity in 10⁻⁸ units times a price in
+    /// ticks cannot overflow before the division. `down` and `up` round towards negative and
+    /// positive infinity. Traps when the result leaves `Int64` (no amount in this app comes near).
+    public static func multiplyDivide(_ a: Int64, _ b: Int64, _ c: Int64, rounding: Rounding = .halfAwayFromZero) -> Int64 {
+        precondition(c != 0)
+        let numerator = Int128(a) * Int128(b)
+        let denominator = Int128(c)
+        var quotient = numerator / denominator
+        let remainder = numerator % denominator
+        if remainder != 0 {
+            let negative = (numerator < 0) != (denominator < 0)
+            switch rounding {
+            case .halfAwayFromZero:
+                if remainder.magnitude * 2 >= denominator.magnitude { quotient += negative ? -1 : 1 }
+            case .down:
+                if negative { quotient -= 1 }
+            case .up:
+                if !negative { quotient += 1 }
+            }
+        }
+        return Int64(quotient)
+    }
+
     public static func divideRounded(_ numerator: Int64, by denominator: Int64) -> Int64 {
         precondition(denominator != 0)
         let quotient = numerator / denominator

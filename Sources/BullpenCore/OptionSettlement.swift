@@ -32,7 +32,7 @@ public struct OptionSettlement: Sendable, Hashable {
         public var kind: JournalEntry.Kind
         public var symbol: Symbol
         public var side: OrderSide
-        public var quantity: Int64
+        public var quantity: Quantity
         /// A unit's price: a contract's for an option leg (intrinsic value × 100 when settled in
         /// cash, zero when exercised or worthless), the strike for the shares of an exercise.
         public var price: Price
@@ -42,7 +42,7 @@ public struct OptionSettlement: Sendable, Hashable {
     }
 
     public var contract: OptionContract
-    public var contracts: Int64
+    public var contracts: Quantity
     public var outcome: Outcome
     /// Whether expiry exercised it, not the player.
     public var automatic: Bool
@@ -59,7 +59,7 @@ public struct OptionSettlement: Sendable, Hashable {
     /// Exercises `contracts` of `contract` held in `book` at `spot` on `date`.
     /// - Throws: ``OrderRejection`` when the book does not hold them, the contract has expired or
     ///   is not in the money, or a call lacks the cash or a put the shares.
-    public static func exercise(_ contract: OptionContract, contracts: Int64, on book: Book, spot: Price, date: SessionDate,
+    public static func exercise(_ contract: OptionContract, contracts: Quantity, on book: Book, spot: Price, date: SessionDate,
                                 automatic: Bool = false) throws(OrderRejection) -> (settlement: OptionSettlement, book: Book) {
         let symbol = contract.symbol
         let held = book.quantity(of: symbol)
@@ -143,7 +143,7 @@ public struct OptionSettlement: Sendable, Hashable {
     /// (the shares delivered or bought at the strike), else closed worthless, the premium kept.
     /// Should the shares or the cash not be there (the rules keep them), it is settled in cash
     /// for its intrinsic value instead.
-    static func assignment(_ contract: OptionContract, written: Int64, on book: Book, spot: Price?) -> OptionSettlement {
+    static func assignment(_ contract: OptionContract, written: Quantity, on book: Book, spot: Price?) -> OptionSettlement {
         let symbol = contract.symbol
         let credit = -(book.positions[symbol]?.costBasis ?? .zero)
         let intrinsic = spot.map(contract.intrinsic(at:)) ?? Price(ticks: 0)

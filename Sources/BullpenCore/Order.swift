@@ -22,7 +22,7 @@ public enum InstrumentKind: String, Sendable, Codable, CaseIterable {
 public struct OrderRequest: Sendable, Hashable {
     public var symbol: Symbol
     public var side: OrderSide
-    public var quantity: Int64
+    public var quantity: Quantity
     /// The type, prices and time in force.
     public var terms: OrderTerms
     public var instrument: InstrumentKind
@@ -37,13 +37,13 @@ public struct OrderRequest: Sendable, Hashable {
     }
 
     /// `instrument` is the symbol's own (a stock, or an option contract) unless given.
-    public init(symbol: Symbol, side: OrderSide, quantity: Int64, type: OrderType = .market,
+    public init(symbol: Symbol, side: OrderSide, quantity: Quantity, type: OrderType = .market,
                 instrument: InstrumentKind? = nil, clientOrderID: String? = nil) {
         self.init(symbol: symbol, side: side, quantity: quantity, terms: OrderTerms(type: type),
                   instrument: instrument, clientOrderID: clientOrderID)
     }
 
-    public init(symbol: Symbol, side: OrderSide, quantity: Int64, terms: OrderTerms,
+    public init(symbol: Symbol, side: OrderSide, quantity: Quantity, terms: OrderTerms,
                 instrument: InstrumentKind? = nil, clientOrderID: String? = nil) {
         self.symbol = symbol
         self.side = side
@@ -58,7 +58,7 @@ public struct OrderRequest: Sendable, Hashable {
 public struct Fill: Sendable, Hashable {
     public var symbol: Symbol
     public var side: OrderSide
-    public var quantity: Int64
+    public var quantity: Quantity
     public var price: Price
     /// `price × quantity`, rounded once to the cent.
     public var notional: Money
@@ -68,7 +68,7 @@ public struct Fill: Sendable, Hashable {
     /// What the fill did to cash: `-(notional + commission)` for a buy, `notional - commission` for a sell.
     public var cashDelta: Money
 
-    public init(symbol: Symbol, side: OrderSide, quantity: Int64, price: Price, notional: Money,
+    public init(symbol: Symbol, side: OrderSide, quantity: Quantity, price: Price, notional: Money,
                 commission: Money, realizedPnL: Money, cashDelta: Money) {
         self.symbol = symbol
         self.side = side
@@ -81,5 +81,5 @@ public struct Fill: Sendable, Hashable {
     }
 
     /// Shares added to (buy) or removed from (sell) the position.
-    public var quantityDelta: Int64 { side == .buy ? quantity : -quantity }
+    public var quantityDelta: Quantity { side == .buy ? quantity : -quantity }
 }

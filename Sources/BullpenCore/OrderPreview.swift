@@ -10,8 +10,8 @@ public struct OrderPreview: Sendable, Hashable {
     public var cashBefore: Money
     public var cashAfter: Money
     /// For a buy, the most whole shares the cash affords; for a sell, the shares held.
-    public var maxQuantity: Int64
-    public var held: Int64
+    public var maxQuantity: Quantity
+    public var held: Quantity
     public var problems: [OrderRejection]
 }
 
@@ -28,7 +28,7 @@ extension TradingEngine {
         var book = book
         book.margin = book.margin ?? rules.margin
         let trading = context.trading
-        let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
+        let quantity = max(.zero, min(request.quantity, rules.maxQuantity))
         let notional = price.notional(quantity: quantity)
         let commission = rules.commission.amount(on: notional)
         let total = request.side == .buy ? notional + commission : notional - commission
@@ -36,7 +36,7 @@ extension TradingEngine {
         return OrderPreview(
             request: request, price: price, notional: notional, commission: commission, total: total,
             cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
-            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules) : 0) : held,
+            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules, lot: rules.lot(for: request.symbol)) : .zero) : held,
             held: held, problems: problems(request, on: book, at: price, rules: rules, context: context))
     }
 
@@ -67,7 +67,7 @@ extension TradingEngine {
                 found.append(.coverExceedsShort(requested: request.quantity, short: max(-held, 0)))
             }
         }
-        let quantity = max(0, min(request.quantity, rules.maxOrderQuantity))
+        let quantity = max(.zero, min(request.quantity, rules.maxQuantity))
         let notional = price.notional(quantity: quantity)
         let commission = rules.commission.amount(on: notional)
         let held = book.quantity(of: request.symbol)
@@ -146,7 +146,7 @@ extension TradingEngine {
     /// What writing `quantity` more of `contract` breaks: the rules must allow it, the contract be
     /// listed, and each contract covered (a call by 100 free shares) or secured (a put by the
     /// free cash to buy 100 shares at the strike; the premium it brings is not counted).
-    static func writingProblems(_ contract: OptionContract, quantity: Int64, on book: Book, rules: PortfolioRules,
+    static func writingProblems(_ contract: OptionContract, quantity: Quantity, on book: Book, rules: PortfolioRules,
                                 context: OrderContext) -> [OrderRejection] {
         guard rules.optionWriting else { return [.writingNotAllowed(contract.symbol)] }
         var found: [OrderRejection] = []

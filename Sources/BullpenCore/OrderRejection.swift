@@ -10,8 +10,10 @@ public enum OrderRejection: Error, Sendable, Hashable {
     /// The symbol's data has ended: it can be sold at its last price but not bought.
     case notTrading(Symbol)
     case insufficientFunds(required: Money, available: Money)
-    case insufficientShares(requested: Int64, held: Int64)
-    case quantityOutOfRange(Int64, allowed: ClosedRange<Int64>)
+    case insufficientShares(requested: Quantity, held: Quantity)
+    case quantityOutOfRange(Quantity, allowed: ClosedRange<Quantity>)
+    /// Not a whole number of the instrument's lot (whole shares, or a millionth of a share).
+    case quantityNotInLots(Quantity, lot: Lot)
     case tooManyHoldings(limit: Int)
     case instrumentNotAllowed(InstrumentKind)
     case marketDataUnavailable
@@ -23,7 +25,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case tradingNotOpen(until: Date)
     case tradingClosed(since: Date)
     /// Exercising or selling more option contracts than held.
-    case insufficientContracts(requested: Int64, held: Int64)
+    case insufficientContracts(requested: Quantity, held: Quantity)
     /// The contract's expiration day has passed: it no longer trades or exercises.
     case optionExpired(Symbol, on: SessionDate)
     /// Buying a contract the chain does not list (an expiration or strike it does not offer).
@@ -33,23 +35,23 @@ public enum OrderRejection: Error, Sendable, Hashable {
     /// Selling a contract not held when the rules do not allow writing contracts.
     case writingNotAllowed(Symbol)
     /// Writing a call without 100 free shares of the underlying for each contract.
-    case uncoveredCall(Symbol, sharesNeeded: Int64, sharesFree: Int64)
+    case uncoveredCall(Symbol, sharesNeeded: Quantity, sharesFree: Quantity)
     /// Writing a put without the free cash to buy 100 shares for each contract at the strike.
     case unsecuredPut(Symbol, cashNeeded: Money, cashFree: Money)
     /// Buying back more contracts than were written (close them first, then buy to hold).
-    case buyBackExceedsWritten(requested: Int64, written: Int64)
+    case buyBackExceedsWritten(requested: Quantity, written: Quantity)
     /// Spending cash that written puts hold back.
     case cashReserved(required: Money, free: Money, reserved: Money)
     /// Selling or delivering shares that written calls hold back.
-    case sharesCommitted(Symbol, requested: Int64, free: Int64, committed: Int64)
+    case sharesCommitted(Symbol, requested: Quantity, free: Quantity, committed: Quantity)
     /// An order type or time in force that this portfolio or instrument cannot use; the reason in words.
     case orderTypeNotAvailable(String)
     /// Selling more shares than held when the rules allow no short sales (or beyond a long position).
-    case shortingNotAllowed(Symbol, held: Int64)
+    case shortingNotAllowed(Symbol, held: Quantity)
     /// A short sale whose collateral (proceeds plus initial margin) the free cash cannot hold.
     case marginInsufficient(required: Money, available: Money)
     /// Buying back more shares than are short.
-    case coverExceedsShort(requested: Int64, short: Int64)
+    case coverExceedsShort(requested: Quantity, short: Quantity)
     /// Options on a stock sold short, or a short sale of a stock with options on it: an exercise
     /// or an assignment would deliver shares into the short.
     case optionsWhileShort(Symbol)
@@ -63,7 +65,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .notTrading: "not_trading"
         case .insufficientFunds: "insufficient_funds"
         case .insufficientShares: "insufficient_shares"
-        case .quantityOutOfRange: "quantity_out_of_range"
+        case .quantityOutOfRange, .quantityNotInLots: "quantity_out_of_range"
         case .tooManyHoldings: "too_many_holdings"
         case .instrumentNotAllowed: "instrument_not_allowed"
         case .marketDataUnavailable: "market_data_unavailable"
@@ -105,7 +107,10 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .insufficientShares(let requested, let held):
             "You tried to sell \(requested) shares but hold \(held)."
         case .quantityOutOfRange(let quantity, let allowed):
-            "Quantity \(quantity) is out of range: whole shares from \(allowed.lowerBound) to \(allowed.upperBound)."
+            "Quantity \(quantity) is out of range: from \(allowed.lowerBound) to \(allowed.upperBound)."
+        case .quantityNotInLots(let quantity, let lot):
+            lot == .whole ? "Quantity \(quantity) is not a whole number of shares: this portfolio trades whole shares."
+                : "Quantity \(quantity) has more decimals than allowed: the smallest amount is \(lot)."
         case .tooManyHoldings(let limit):
             "This portfolio may hold at most \(limit) different companies."
         case .instrumentNotAllowed(let kind):

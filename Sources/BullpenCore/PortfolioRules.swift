@@ -34,13 +34,17 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     public var slippageBasisPoints: Int64
     /// Short selling on margin (see ``MarginRule``); nil (the default): no short sales.
     public var margin: MarginRule?
+    /// Stocks may be bought and sold in fractions of a share, down to a millionth (``Lot/fractionalShare``).
+    /// Off by default: whole shares. Option contracts are always whole.
+    public var fractionalShares: Bool
 
     public init(maxDistinctHoldings: Int? = nil, commission: Commission = .free,
                 allowedInstruments: Set<InstrumentKind> = [.stock, .option],
                 maxOrderQuantity: Int64 = 1_000_000, maxPositionBasisPoints: Int64? = nil,
                 minimumPrice: Money? = nil, marketHoursOnly: Bool = false,
                 tradingOpens: Date? = nil, tradingCloses: Date? = nil, optionWriting: Bool = false,
-                volumeCapBasisPoints: Int64? = nil, slippageBasisPoints: Int64 = 0, margin: MarginRule? = nil) {
+                volumeCapBasisPoints: Int64? = nil, slippageBasisPoints: Int64 = 0, margin: MarginRule? = nil,
+                fractionalShares: Bool = false) {
         self.maxDistinctHoldings = maxDistinctHoldings
         self.commission = commission
         self.allowedInstruments = allowedInstruments
@@ -54,6 +58,15 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
         self.volumeCapBasisPoints = volumeCapBasisPoints
         self.slippageBasisPoints = slippageBasisPoints
         self.margin = margin
+        self.fractionalShares = fractionalShares
+    }
+
+    /// ``maxOrderQuantity`` (whole shares or contracts) as a quantity.
+    public var maxQuantity: Quantity { Quantity(whole: maxOrderQuantity) }
+
+    /// The smallest amount of `symbol` an order may trade under these rules.
+    public func lot(for symbol: Symbol) -> Lot {
+        fractionalShares && !symbol.isOption ? .fractionalShare : .whole
     }
 
     public static let `default` = PortfolioRules()
@@ -61,7 +74,7 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case maxDistinctHoldings, commission, allowedInstruments, maxOrderQuantity, maxPositionBasisPoints,
              minimumPrice, marketHoursOnly, tradingOpens, tradingCloses, optionWriting, volumeCapBasisPoints,
-             slippageBasisPoints, margin
+             slippageBasisPoints, margin, fractionalShares
     }
 
     // Rules stored before a field existed read as that field's default.
@@ -79,7 +92,8 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
                   optionWriting: try c.decodeIfPresent(Bool.self, forKey: .optionWriting) ?? false,
                   volumeCapBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .volumeCapBasisPoints),
                   slippageBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .slippageBasisPoints) ?? 0,
-                  margin: try c.decodeIfPresent(MarginRule.self, forKey: .margin))
+                  margin: try c.decodeIfPresent(MarginRule.self, forKey: .margin),
+                  fractionalShares: try c.decodeIfPresent(Bool.self, forKey: .fractionalShares) ?? false)
     }
 }
 

@@ -9,11 +9,11 @@
 /// the cent), and selling the rest removes exactly what is left.
 public struct Position: Sendable, Hashable {
     public var symbol: Symbol
-    public var quantity: Int64
+    public var quantity: Quantity
     /// What the shares held cost, commissions on buys included.
     public var costBasis: Money
 
-    public init(symbol: Symbol, quantity: Int64 = 0, costBasis: Money = .zero) {
+    public init(symbol: Symbol, quantity: Quantity = .zero, costBasis: Money = .zero) {
         self.symbol = symbol
         self.quantity = quantity
         self.costBasis = costBasis
@@ -23,19 +23,19 @@ public struct Position: Sendable, Hashable {
     public var averageCost: Price { Price.average(of: costBasis, over: quantity) }
 
     /// Adds bought shares and their cost.
-    public mutating func add(quantity: Int64, cost: Money) {
+    public mutating func add(quantity: Quantity, cost: Money) {
         self.quantity += quantity
         self.costBasis += cost
     }
 
     /// Removes sold shares; returns the cost basis they carried.
-    public mutating func remove(quantity sold: Int64) -> Money {
-        precondition(sold > 0 && sold <= quantity, "cannot remove \(sold) of \(quantity) shares")
+    public mutating func remove(quantity sold: Quantity) -> Money {
+        precondition(sold > .zero && sold <= quantity, "cannot remove \(sold) of \(quantity) shares")
         let removed: Money
         if sold == quantity {
             removed = costBasis
         } else {
-            removed = Money(cents: FixedPoint.divideRounded(costBasis.cents * sold, by: quantity))
+            removed = Money(cents: FixedPoint.multiplyDivide(costBasis.cents, sold.units, quantity.units))
         }
         quantity -= sold
         costBasis -= removed
@@ -44,13 +44,13 @@ public struct Position: Sendable, Hashable {
 
     /// Buys back `bought` units of a written (negative) position; returns the basis they carried
     /// (negative: the premium received for them).
-    public mutating func cover(quantity bought: Int64) -> Money {
-        precondition(bought > 0 && bought <= -quantity, "cannot cover \(bought) of \(quantity)")
+    public mutating func cover(quantity bought: Quantity) -> Money {
+        precondition(bought > .zero && bought <= -quantity, "cannot cover \(bought) of \(quantity)")
         let removed: Money
         if bought == -quantity {
             removed = costBasis
         } else {
-            removed = Money(cents: FixedPoint.divideRounded(costBasis.cents * bought, by: -quantity))
+            removed = Money(cents: FixedPoint.multiplyDivide(costBasis.cents, bought.units, -quantity.units))
         }
         quantity += bought
         costBasis -= removed

@@ -37,14 +37,28 @@ public struct Price: Hashable, Comparable, Sendable, CustomStringConvertible {
     ///
     /// Rounding happens once per fill, never per share: 3 shares at $0.3333 cost $1.00
     /// (0.9999 rounded), not 3 × $0.33.
-    public func notional(quantity: Int64) -> Money {
-        Money(cents: FixedPoint.divideRounded(ticks * quantity, by: Price.ticksPerCent))
+    public func notional(quantity: Quantity) -> Money {
+        Money(cents: FixedPoint.multiplyDivide(ticks, quantity.units, Price.ticksPerCent * Quantity.unitsPerWhole))
+    }
+
+    /// The most of a `lot` that `budget` buys at this price (never more than the budget), rounded
+    /// down to the lot: what a buy "by amount" gets.
+    public func quantity(affordableWith budget: Money, lot: Lot) -> Quantity {
+        guard ticks > 0, budget.cents > 0 else { return .zero }
+        // In 128 bits, capped at the largest quantity: a fortune at a hundredth of a cent is beyond it.
+        let units = Int128(budget.cents) * Int128(Price.ticksPerCent * Quantity.unitsPerWhole) / Int128(ticks)
+        var quantity = Quantity(units: Int64(min(units, Int128(Int64.max)))).roundedDown(to: lot)
+        // The notional rounds half up to the cent, so the last lot may cost a cent more than the budget.
+        while quantity.units > 0 && notional(quantity: quantity) > budget {
+            quantity -= lot.quantity
+        }
+        return quantity
     }
 
     /// The per-share price of `total` spread over `quantity` shares, rounded half away from zero to four places.
-    public static func average(of total: Money, over quantity: Int64) -> Price {
-        guard quantity != 0 else { return Price(ticks: 0) }
-        return Price(ticks: FixedPoint.divideRounded(total.cents * Price.ticksPerCent, by: quantity))
+    public static func average(of total: Money, over quantity: Quantity) -> Price {
+        guard quantity.units != 0 else { return Price(ticks: 0) }
+        return Price(ticks: FixedPoint.multiplyDivide(total.cents, Price.ticksPerCent * Quantity.unitsPerWhole, quantity.units))
     }
 
     /// This price on the exchange's tick grid: whole cents at $1 or more, four places below

@@ -88,9 +88,9 @@ public struct OrderRecord: Sendable, Hashable {
     public var symbol: Symbol
     public var side: OrderSide
     public var type: OrderType
-    public var quantity: Int64
+    public var quantity: Quantity
     public var status: Status
-    public var filledQuantity: Int64
+    public var filledQuantity: Quantity
     public var fillPrice: Price?
     /// Where the fill price came from; nil for orders filled before this was recorded.
     public var pricing: FillPricing?
@@ -132,8 +132,8 @@ public struct OrderRecord: Sendable, Hashable {
     }
 
     public init(id: OrderID, portfolioID: PortfolioID, period: Int, sequence: Int64, clientOrderID: String?,
-                symbol: Symbol, side: OrderSide, type: OrderType, quantity: Int64, status: Status,
-                filledQuantity: Int64, fillPrice: Price?, pricing: FillPricing?, notional: Money, commission: Money,
+                symbol: Symbol, side: OrderSide, type: OrderType, quantity: Quantity, status: Status,
+                filledQuantity: Quantity, fillPrice: Price?, pricing: FillPricing?, notional: Money, commission: Money,
                 realizedPnL: Money, cashDelta: Money, createdAt: Date, filledAt: Date?) {
         self.id = id
         self.portfolioID = portfolioID

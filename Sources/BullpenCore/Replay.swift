@@ -8,11 +8,11 @@ public struct ReplayInfo: Sendable, Hashable, Codable {
     public var scenario: String?
     /// The shares bought when it started (random stocks or a scenario's): what "buy and hold"
     /// compares with.
-    public var holdings: [Symbol: Int64]
+    public var holdings: [Symbol: Quantity]
     /// Set when the player ended the replay: no more orders or advances.
     public var ended: Bool
 
-    public init(start: SessionDate, scenario: String? = nil, holdings: [Symbol: Int64] = [:], ended: Bool = false) {
+    public init(start: SessionDate, scenario: String? = nil, holdings: [Symbol: Quantity] = [:], ended: Bool = false) {
         self.start = start
         self.scenario = scenario
         self.holdings = holdings
@@ -29,7 +29,7 @@ public struct ReplayInfo: Sendable, Hashable, Codable {
         }
         self.start = start
         scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
-        let held = try container.decodeIfPresent([String: Int64].self, forKey: .holdings) ?? [:]
+        let held = try container.decodeIfPresent([String: Quantity].self, forKey: .holdings) ?? [:]
         holdings = Dictionary(uniqueKeysWithValues: try held.map { key, quantity in
             guard let symbol = Symbol(key) else {
                 throw DecodingError.dataCorruptedError(forKey: .holdings, in: container, debugDescription: "not a symbol: \(key)")
@@ -247,7 +247,7 @@ public enum ReplayAdvance {
     /// How one holding moved over an advance.
     public struct HoldingChange: Sendable, Hashable {
         public var symbol: Symbol
-        public var quantity: Int64
+        public var quantity: Quantity
         public var priceBefore: Price?
         public var priceAfter: Price?
         public var valueChange: Money
@@ -275,15 +275,14 @@ public enum ReplayAdvance {
 
     /// Shares of each symbol that `budget` buys when split equally between `prices` (whole
     /// shares at each price; a symbol the budget cannot buy one share of is left out).
-    public static func equalWeights(budget: Money, prices: [Symbol: Price]) -> [Symbol: Int64] {
+    public static func equalWeights(budget: Money, prices: [Symbol: Price]) -> [Symbol: Quantity] {
         guard !prices.isEmpty, budget.cents > 0 else { return [:] }
         let each = budget.cents / Int64(prices.count)
-        var result: [Symbol: Int64] = [:]
+        var result: [Symbol: Quantity] = [:]
         for (symbol, price) in prices where price.ticks > 0 {
             // Whole shares whose cost (at the price rounded as a fill would be) fits the share.
-            var quantity = each * Price.ticksPerCent / price.ticks
-            while quantity > 0, price.notional(quantity: quantity).cents > each { quantity -= 1 }
-            if quantity > 0 { result[symbol] = quantity }
+            let quantity = price.quantity(affordableWith: Money(cents: each), lot: .whole)
+            if quantity > .zero { result[symbol] = quantity }
         }
         return result
     }
@@ -298,7 +297,7 @@ public struct ReplayReport: Sendable, Hashable {
         /// `.sell` for a sale of what was held, `.buy` for written contracts bought back.
         public var side: OrderSide
         public var date: SessionDate
-        public var quantity: Int64
+        public var quantity: Quantity
         public var price: Price
         public var realizedPnL: Money
     }
@@ -336,7 +335,7 @@ public struct ReplayReport: Sendable, Hashable {
     ///   - benchmark: the benchmark's closes by session.
     ///   - startHoldings, startPrices, endPrices: the starting stocks and their first and last closes.
     public static func build(startingCash: Money, snapshots: [EquitySnapshot], journal: [JournalEntry],
-                             benchmark: [SessionDate: Price], startHoldings: [Symbol: Int64],
+                             benchmark: [SessionDate: Price], startHoldings: [Symbol: Quantity],
                              startPrices: [Symbol: Price], endPrices: [Symbol: Price]) -> ReplayReport? {
         guard let first = snapshots.first, let last = snapshots.last else { return nil }
         // Drawdown: the deepest fall below the highest equity seen before it.
@@ -355,7 +354,7 @@ public struct ReplayReport: Sendable, Hashable {
         let trades = JournalEntry.closingTrades(in: journal).compactMap { entry -> ClosedTrade? in
             guard let symbol = entry.symbol, let side = entry.side, let price = entry.price else { return nil }
             return ClosedTrade(symbol: symbol, side: side, date: SessionDate(entry.priceAsOf ?? entry.createdAt),
-                               quantity: abs(entry.quantityDelta), price: price, realizedPnL: entry.realizedPnL)
+                               quantity: entry.quantityDelta.magnitude, price: price, realizedPnL: entry.realizedPnL)
         }
         // The first of equal trades is kept: earlier wins ties.
         let best = trades.reduce(nil as ClosedTrade?) { best, trade in best.map { trade.realizedPnL > $0.realizedPnL ? trade : $0 } ?? trade }

@@ -56,7 +56,7 @@ public struct FeedEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// A fill in a public portfolio (the quantity only when the portfolio shows amounts; a
         /// replay's fill with the past session it was priced on).
-        case trade(portfolio: PortfolioID, portfolioName: String, symbol: Symbol, side: OrderSide, quantity: Int64?, price: Price,
+        case trade(portfolio: PortfolioID, portfolioName: String, symbol: Symbol, side: OrderSide, quantity: Quantity?, price: Price,
                    replayDate: SessionDate?)
         /// Joined a public league.
         case leagueJoined(league: LeagueID, name: String)

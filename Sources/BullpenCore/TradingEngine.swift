@@ -45,7 +45,11 @@ public enum TradingEngine {
 
     /// The checks that need no price: quantity and instrument.
     public static func validate(_ request: OrderRequest, rules: PortfolioRules) throws(OrderRejection) {
-        let allowed = 1...rules.maxOrderQuantity
+        let lot = rules.lot(for: request.symbol)
+        if request.quantity > .zero, !request.quantity.isMultiple(of: lot) {
+            throw .quantityNotInLots(request.quantity, lot: lot)
+        }
+        let allowed = lot.quantity...rules.maxQuantity
         guard allowed.contains(request.quantity) else {
             throw .quantityOutOfRange(request.quantity, allowed: allowed)
         }
@@ -54,15 +58,21 @@ public enum TradingEngine {
         }
     }
 
-    /// How many whole shares `cash` buys at `price` under `rules`, commission included.
-    public static func maxAffordable(cash: Money, price: Price, rules: PortfolioRules) -> Int64 {
-        guard price.ticks > 0, cash > .zero else { return 0 }
-        var quantity = min(cash.cents * Price.ticksPerCent / price.ticks, rules.maxOrderQuantity)
-        while quantity > 0 {
-            let notional = price.notional(quantity: quantity)
-            if notional + rules.commission.amount(on: notional) <= cash { break }
-            quantity -= 1
+    /// The most of `lot` that `cash` buys at `price` under `rules`, commission included (whole
+    /// shares unless the lot is finer).
+    public static func maxAffordable(cash: Money, price: Price, rules: PortfolioRules, lot: Lot = .whole) -> Quantity {
+        guard price.ticks > 0, cash > .zero else { return .zero }
+        func fits(_ lots: Int64) -> Bool {
+            let notional = price.notional(quantity: Quantity(units: lots * lot.units))
+            return notional + rules.commission.amount(on: notional) <= cash
         }
-        return quantity
+        // The cost grows with the quantity: search the lots between none and what the cash buys before commission.
+        var low: Int64 = 0
+        var high = min(price.quantity(affordableWith: cash, lot: lot), rules.maxQuantity).units / lot.units
+        while low < high {
+            let middle = low + (high - low + 1) / 2
+            if fits(middle) { low = middle } else { high = middle - 1 }
+        }
+        return Quantity(units: low * lot.units)
     }
 }

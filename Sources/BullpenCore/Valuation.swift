@@ -67,7 +67,7 @@ public struct SessionTrades: Sendable, Hashable {
     /// The session date the valuation's quotes stand on.
     public var session: SessionDate
     /// Shares bought less shares sold in the session, per symbol.
-    public var quantity: [Symbol: Int64] = [:]
+    public var quantity: [Symbol: Quantity] = [:]
     /// Cash paid (negative) and received (positive) in the session, per symbol, commissions included.
     public var cash: [Symbol: Money] = [:]
 
@@ -80,8 +80,8 @@ public struct SessionTrades: Sendable, Hashable {
     /// journal kept as it grows, without going over it again.
     public mutating func include(_ journal: [JournalEntry], calendar: TradingCalendar = TradingCalendar()) {
         // One lookup per run of entries of one symbol, not two per entry.
-        var run: (symbol: Symbol, quantity: Int64, cash: Money)?
-        func close(_ run: (symbol: Symbol, quantity: Int64, cash: Money)?) {
+        var run: (symbol: Symbol, quantity: Quantity, cash: Money)?
+        func close(_ run: (symbol: Symbol, quantity: Quantity, cash: Money)?) {
             guard let run else { return }
             quantity[run.symbol, default: 0] += run.quantity
             cash[run.symbol, default: .zero] += run.cash
@@ -120,7 +120,7 @@ public struct SessionTrades: Sendable, Hashable {
     /// its trades moved today, less the value at the previous close of the shares held overnight.
     /// A symbol whose price is not of this session (its data ended, or no previous close) did
     /// not move: its previous close is its price.
-    func change(of symbol: Symbol, heldNow: Int64, quote: Quote) -> Money {
+    func change(of symbol: Symbol, heldNow: Quantity, quote: Quote) -> Money {
         let overnight = heldNow - (quantity[symbol] ?? 0)
         let movedToday = (quote.session.map { $0 >= session } ?? false) && quote.trading
         let reference = movedToday ? (quote.previousClose ?? quote.price) : quote.price

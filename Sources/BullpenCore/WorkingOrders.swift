@@ -120,9 +120,9 @@ extension OrderType {
 /// What cash and shares working orders hold back: promised to them, so no other order may spend them.
 public struct OrderHolds: Sendable, Hashable {
     public var cash: Money
-    public var shares: [Symbol: Int64]
+    public var shares: [Symbol: Quantity]
 
-    public init(cash: Money = .zero, shares: [Symbol: Int64] = [:]) {
+    public init(cash: Money = .zero, shares: [Symbol: Quantity] = [:]) {
         self.cash = cash
         self.shares = shares
     }
@@ -144,8 +144,8 @@ public struct WorkingOrder: Sendable, Hashable {
     public var id: OrderID
     public var symbol: Symbol
     public var side: OrderSide
-    public var quantity: Int64
-    public var filledQuantity: Int64
+    public var quantity: Quantity
+    public var filledQuantity: Quantity
     public var terms: OrderTerms
     /// A trailing stop's best price since it was placed: the highest for a sell, the lowest for a buy.
     public var waterMark: Price?
@@ -163,7 +163,7 @@ public struct WorkingOrder: Sendable, Hashable {
     /// The commission schedule the hold includes.
     public var commission: Commission
 
-    public init(id: OrderID, symbol: Symbol, side: OrderSide, quantity: Int64, filledQuantity: Int64 = 0, terms: OrderTerms,
+    public init(id: OrderID, symbol: Symbol, side: OrderSide, quantity: Quantity, filledQuantity: Quantity = .zero, terms: OrderTerms,
                 waterMark: Price? = nil, triggered: Bool = false, placedOn: SessionDate, placedAt: Date,
                 lastSession: SessionDate? = nil, expiresAt: Date? = nil, holdPrice: Price? = nil, commission: Commission = .free) {
         self.id = id
@@ -182,7 +182,7 @@ public struct WorkingOrder: Sendable, Hashable {
         self.commission = commission
     }
 
-    public var remaining: Int64 { quantity - filledQuantity }
+    public var remaining: Quantity { quantity - filledQuantity }
 
     /// The cash a buy holds back: the remaining shares at the hold price, with their commission.
     public var heldCash: Money {
@@ -197,7 +197,7 @@ public struct WorkingOrder: Sendable, Hashable {
     }
 
     /// The shares a sell holds back.
-    public var heldShares: Int64 { side == .sell ? remaining : 0 }
+    public var heldShares: Quantity { side == .sell ? remaining : 0 }
 
     /// The price that triggers the order: a stop's stop, a trailing stop's mark less (a sell) or
     /// plus (a buy) its trail.
@@ -293,12 +293,12 @@ public enum WorkingFillReason: Sendable, Hashable {
 public struct WorkingFill: Sendable, Hashable {
     public var orderID: OrderID
     public var price: Price
-    public var quantity: Int64
+    public var quantity: Quantity
     public var reason: WorkingFillReason
     /// The shares the volume cap left working (zero when it did not bind).
-    public var cappedBy: Int64
+    public var cappedBy: Quantity
 
-    public init(orderID: OrderID, price: Price, quantity: Int64, reason: WorkingFillReason, cappedBy: Int64 = 0) {
+    public init(orderID: OrderID, price: Price, quantity: Quantity, reason: WorkingFillReason, cappedBy: Quantity = .zero) {
         self.orderID = orderID
         self.price = price
         self.quantity = quantity
@@ -344,10 +344,10 @@ public enum OrderEvaluation {
         }
         guard let found else { return (order, nil) }
         var quantity = order.remaining
-        var capped: Int64 = 0
+        var capped = Quantity.zero
         if let cap = volumeCapBasisPoints {
-            let allowed = bar.volume * cap / 10_000
-            if allowed <= 0 { return (order, nil) }
+            let allowed = Quantity(whole: bar.volume).scaled(by: cap, over: 10_000, lot: quantity.isWhole ? .whole : .crypto)
+            if allowed <= .zero { return (order, nil) }
             if allowed < quantity { capped = quantity - allowed; quantity = allowed }
         }
         return (order, WorkingFill(orderID: order.id, price: found.price, quantity: quantity, reason: found.reason, cappedBy: capped))
@@ -450,7 +450,7 @@ public enum OrderEvaluation {
 
 /// The one sentence the trade sheet shows: what an order will do.
 public enum OrderSentence {
-    public static func describe(side: OrderSide, quantity: Int64, symbol: Symbol, terms: OrderTerms) -> String {
+    public static func describe(side: OrderSide, quantity: Quantity, symbol: Symbol, terms: OrderTerms) -> String {
         let verb = side == .buy ? "Buy" : "Sell"
         let what = "\(verb) \(quantity) \(symbol)"
         let condition: String

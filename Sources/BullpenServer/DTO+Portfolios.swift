@@ -131,7 +131,7 @@ extension PositionDTO {
     init(_ valued: PositionValuation, name: String?) {
         let position = valued.position
         let symbol = position.symbol
-        self.init(symbol: symbol.rawValue, name: name, quantity: position.quantity,
+        self.init(symbol: symbol.rawValue, name: name, quantity: position.quantity.wire,
                   averageCost: Price.average(of: position.costBasis, over: position.quantity * symbol.multiplier).decimalString,
                   costBasis: position.costBasis.decimalString,
                   lastPrice: valued.quote?.price.perShare(of: symbol).decimalString, priceAsOf: valued.quote?.asOf,
@@ -146,8 +146,8 @@ extension OrderDTO {
     init(_ order: OrderRecord) {
         self.init(id: order.id.description, portfolioId: order.portfolioID.description,
                   clientOrderId: order.clientOrderID, symbol: order.symbol.rawValue, side: order.side.rawValue,
-                  type: order.type.rawValue, quantity: order.quantity, status: order.status.rawValue,
-                  filledQuantity: order.filledQuantity, fillPrice: order.fillPrice?.perShare(of: order.symbol).decimalString,
+                  type: order.type.rawValue, quantity: order.quantity.wire, status: order.status.rawValue,
+                  filledQuantity: order.filledQuantity.wire, fillPrice: order.fillPrice?.perShare(of: order.symbol).decimalString,
                   priceSource: order.pricing?.source.rawValue, priceAsOf: order.pricing?.asOf,
                   marketOpen: order.pricing?.marketOpen, priceNote: order.pricing?.explanation,
                   notional: order.notional.decimalString, commission: order.commission.decimalString,
@@ -167,7 +167,7 @@ extension OrderDTO {
         if terms.type == .stopLimit || terms.type == .trailingStop { triggered = order.triggered }
         if let working = order.working(commission: .free) {
             currentStop = working.stopPrice?.decimalString
-            heldShares = working.heldShares > 0 ? working.heldShares : nil
+            heldShares = working.heldShares > 0 ? working.heldShares.wire : nil
         }
         expiresAt = order.expiresAt
         lastSession = order.lastSession?.description
@@ -213,7 +213,7 @@ extension ActivityDTO {
         case .split: "split"
         }
         self.init(id: entry.id.description, sequence: entry.sequence, period: entry.period, type: type,
-                  symbol: entry.symbol?.rawValue, quantity: abs(entry.quantityDelta),
+                  symbol: entry.symbol?.rawValue, quantity: entry.quantityDelta.magnitude.wire,
                   price: entry.symbol.flatMap { symbol in entry.price?.perShare(of: symbol) }?.decimalString ?? entry.price?.decimalString,
                   amount: entry.cashDelta.decimalString, commission: entry.commission.decimalString,
                   realizedPnl: entry.side == .sell || entry.realizedPnL != .zero ? entry.realizedPnL.decimalString : nil,
@@ -226,11 +226,11 @@ extension ActivityDTO {
 extension OrderPreviewDTO {
     init(_ preview: OrderPreview, pricing: FillPricing, trading: Bool) {
         self.init(symbol: preview.request.symbol.rawValue, side: preview.request.side.rawValue,
-                  quantity: preview.request.quantity, price: preview.price.perShare(of: preview.request.symbol).decimalString,
+                  quantity: preview.request.quantity.wire, price: preview.price.perShare(of: preview.request.symbol).decimalString,
                   priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen,
                   trading: trading, notional: preview.notional.decimalString, commission: preview.commission.decimalString,
                   total: preview.total.decimalString, cashBefore: preview.cashBefore.decimalString,
-                  cashAfter: preview.cashAfter.decimalString, maxQuantity: preview.maxQuantity, held: preview.held,
+                  cashAfter: preview.cashAfter.decimalString, maxQuantity: preview.maxQuantity.wire, held: preview.held.wire,
                   problems: preview.problems.map { ProblemDTO(code: $0.code, message: $0.message) })
         option = OptionContractDTO(preview.request.symbol)
     }
@@ -256,7 +256,7 @@ extension EquityHistoryDTO {
 extension HoldingChangeDTO {
     init(_ change: ReplayAdvance.HoldingChange) {
         let symbol = change.symbol
-        self.init(symbol: symbol.rawValue, quantity: change.quantity, priceBefore: change.priceBefore?.perShare(of: symbol).decimalString,
+        self.init(symbol: symbol.rawValue, quantity: change.quantity.wire, priceBefore: change.priceBefore?.perShare(of: symbol).decimalString,
                   priceAfter: change.priceAfter?.perShare(of: symbol).decimalString, valueChange: change.valueChange.decimalString,
                   changePercent: change.changePercent?.decimalString)
         option = OptionContractDTO(symbol)
@@ -265,7 +265,7 @@ extension HoldingChangeDTO {
 
 extension ClosedTradeDTO {
     init(_ trade: ReplayReport.ClosedTrade) {
-        self.init(symbol: trade.symbol.rawValue, side: trade.side.rawValue, date: trade.date.description, quantity: trade.quantity,
+        self.init(symbol: trade.symbol.rawValue, side: trade.side.rawValue, date: trade.date.description, quantity: trade.quantity.wire,
                   price: trade.price.perShare(of: trade.symbol).decimalString, realizedPnl: trade.realizedPnL.decimalString,
                   option: OptionContractDTO(trade.symbol))
     }

@@ -146,7 +146,7 @@ extension BatchPlan {
         let note = fill.explanation
         fills.append(FillRow(
             id: fillID.uuid, orderId: record.id.uuid, portfolioId: id.uuid, period: period, symbol: done.fill.symbol.rawValue,
-            side: done.fill.side.rawValue, quantity: done.fill.quantity, priceTicks: done.fill.price.ticks,
+            side: done.fill.side.rawValue, quantity: done.fill.quantity.units, priceTicks: done.fill.price.ticks,
             priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen,
             notionalCents: done.fill.notional.cents, commissionCents: done.fill.commission.cents,
             realizedPnlCents: done.fill.realizedPnL.cents, createdAt: now, note: note))
@@ -155,8 +155,8 @@ extension BatchPlan {
         // The average of the fills' prices, weighted by their quantities, to the price's own
         // precision (the notional is rounded to cents: dividing it again would lose the ticks).
         let before = record.filledQuantity
-        record.fillPrice = before == 0 ? done.fill.price : Price(ticks: FixedPoint.divideRounded(
-            (record.fillPrice?.ticks ?? 0) * before + done.fill.price.ticks * done.fill.quantity, by: before + done.fill.quantity))
+        record.fillPrice = before == .zero ? done.fill.price : Price(ticks: Self.weightedAverage(
+            record.fillPrice?.ticks ?? 0, before, done.fill.price.ticks, done.fill.quantity))
         record.filledQuantity += done.fill.quantity
         record.notional += done.fill.notional
         record.commission += done.fill.commission
@@ -382,7 +382,7 @@ extension BatchPlan {
     /// Journals a split or a dividend on the position (a split with only working orders of the
     /// symbol journals nothing moved, so that it is applied once), and adjusts the working orders of
     /// a split's symbol as brokers do, each adjustment an event of the order.
-    mutating func applyCorporate(_ action: CorporateAction, price: Price?, entitled: Int64? = nil,
+    mutating func applyCorporate(_ action: CorporateAction, price: Price?, entitled: Quantity? = nil,
                                  to portfolio: LedgerPortfolio) -> LedgerPortfolio {
         var portfolio = portfolio
         let id = portfolio.record.id
@@ -498,7 +498,7 @@ extension BatchPlan {
                                                 fillID: fillID, priceAsOf: session.date, createdAt: now, ids: ids)
                 fills.append(FillRow(
                     id: fillID.uuid, orderId: orderID.uuid, portfolioId: id.uuid, period: period, symbol: cover.symbol.rawValue,
-                    side: OrderSide.buy.rawValue, quantity: cover.quantity, priceTicks: cover.price.ticks,
+                    side: OrderSide.buy.rawValue, quantity: cover.quantity.units, priceTicks: cover.price.ticks,
                     priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: false,
                     notionalCents: done.fill.notional.cents, commissionCents: done.fill.commission.cents,
                     realizedPnlCents: done.fill.realizedPnL.cents, createdAt: now, note: reason))
@@ -514,5 +514,16 @@ extension BatchPlan {
         }
         portfolio.record.cash = portfolio.book.cash
         return portfolio
+    }
+}
+
+extension BatchPlan {
+    /// The average of two prices weighted by their quantities, rounded half away from zero to the tick.
+    static func weightedAverage(_ first: Int64, _ firstQuantity: Quantity, _ second: Int64, _ secondQuantity: Quantity) -> Int64 {
+        let total = Int128(first) * Int128(firstQuantity.units) + Int128(second) * Int128(secondQuantity.units)
+        let weight = Int128(firstQuantity.units + secondQuantity.units)
+        var quotient = total / weight
+        if (total % weight).magnitude * 2 >= weight.magnitude { quotient += 1 }
+        return Int64(quotient)
     }
 }

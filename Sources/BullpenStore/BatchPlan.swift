@@ -59,7 +59,7 @@ struct BatchPlan: Sendable {
             for symbol in symbols.sorted() {
                 if let position = portfolio.book.positions[symbol], position.quantity != 0 {
                     held.append(PositionRow(id: positionIDs[PositionKey(portfolio: id, symbol: symbol)] ?? UUID(),
-                                            portfolioId: id.uuid, symbol: symbol.rawValue, quantity: position.quantity,
+                                            portfolioId: id.uuid, symbol: symbol.rawValue, quantity: position.quantity.units,
                                             costBasisCents: position.costBasis.cents, updatedAt: portfolio.record.updatedAt))
                 } else {
                     emptied.append((id.uuid, symbol.rawValue))
@@ -181,8 +181,8 @@ struct BatchPlan: Sendable {
         let order = OrderRow(
             id: orderID.uuid, portfolioId: id.uuid, period: period, sequence: sequence,
             clientOrderId: request.clientOrderID, symbol: request.symbol.rawValue, side: request.side.rawValue,
-            type: request.type.rawValue, quantity: request.quantity, status: OrderRecord.Status.filled.rawValue,
-            filledQuantity: fill.quantity, fillPriceTicks: fill.price.ticks, priceSource: pricing.source.rawValue,
+            type: request.type.rawValue, quantity: request.quantity.units, status: OrderRecord.Status.filled.rawValue,
+            filledQuantity: fill.quantity.units, fillPriceTicks: fill.price.ticks, priceSource: pricing.source.rawValue,
             priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen, notionalCents: fill.notional.cents,
             commissionCents: fill.commission.cents, realizedPnlCents: fill.realizedPnL.cents,
             cashDeltaCents: fill.cashDelta.cents, createdAt: now, filledAt: now,
@@ -192,7 +192,7 @@ struct BatchPlan: Sendable {
         put(order)
         fills.append(FillRow(
             id: fillID.uuid, orderId: orderID.uuid, portfolioId: id.uuid, period: period, symbol: fill.symbol.rawValue,
-            side: fill.side.rawValue, quantity: fill.quantity, priceTicks: fill.price.ticks,
+            side: fill.side.rawValue, quantity: fill.quantity.units, priceTicks: fill.price.ticks,
             priceSource: pricing.source.rawValue, priceAsOf: pricing.asOf, marketOpen: pricing.marketOpen,
             notionalCents: fill.notional.cents, commissionCents: fill.commission.cents,
             realizedPnlCents: fill.realizedPnL.cents, createdAt: now))

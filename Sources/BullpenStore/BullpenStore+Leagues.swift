@@ -134,7 +134,7 @@ public struct StandingInput: Sendable {
     public var joinedAt: Date
     public var startingCash: Money
     public var cash: Money
-    public var holdings: [Symbol: Int64]
+    public var holdings: [Symbol: Quantity]
     /// Each holding's cost, for one without a price.
     public var costs: [Symbol: Money]
     /// A replay portfolio's first session.

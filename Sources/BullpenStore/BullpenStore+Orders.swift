@@ -252,8 +252,8 @@ public struct CorporateActionAt: Sendable {
     public var action: CorporateAction
     public var price: Price?
     /// The part of the position held when the ex-date's session opened (nil: all of it).
-    public var entitled: Int64?
-    public init(action: CorporateAction, price: Price?, entitled: Int64? = nil) {
+    public var entitled: Quantity?
+    public init(action: CorporateAction, price: Price?, entitled: Quantity? = nil) {
         self.action = action; self.price = price; self.entitled = entitled
     }
 }

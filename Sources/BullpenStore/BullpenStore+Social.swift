@@ -307,7 +307,7 @@ extension BullpenStore {
                              portfolioName: try row.decode(column: "portfolio_name", as: String.self),
                              symbol: try StoreError.decoding("fills", fill) { Symbol(symbol) },
                              side: try StoreError.decoding("fills", fill) { OrderSide(rawValue: side) },
-                             quantity: full ? try row.decode(column: "quantity", as: Int64.self) : nil,
+                             quantity: full ? Quantity(units: try row.decode(column: "quantity", as: Int64.self)) : nil,
                              price: Price(ticks: try row.decode(column: "price_ticks", as: Int64.self)),
                              replayDate: replay ? priced.map(SessionDate.init) : nil)))
         }

@@ -213,7 +213,7 @@ extension BullpenStore {
             let text = try row.decode(column: "symbol", as: String.self)
             // (A portfolio changed between the two reads is read again next time, whole.)
             guard fresh.contains(id), let symbol = Symbol(text) else { continue }
-            inputs[id]!.holdings[symbol] = try row.decode(column: "quantity", as: Int64.self)
+            inputs[id]!.holdings[symbol] = Quantity(units: try row.decode(column: "quantity", as: Int64.self))
             inputs[id]!.costs[symbol] = Money(cents: try row.decode(column: "cost_basis_cents", as: Int64.self))
         }
         return read

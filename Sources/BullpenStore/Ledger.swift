@@ -45,7 +45,7 @@ enum LedgerCommand: Sendable {
 /// An exercise asked for by a player, priced outside the ledger.
 public struct OptionExercise: Sendable {
     public var contract: OptionContract
-    public var contracts: Int64
+    public var contracts: Quantity
     /// The underlying's price at the clock.
     public var spot: Price
     /// The session the clock stands on.
@@ -53,7 +53,7 @@ public struct OptionExercise: Sendable {
     /// The clock the spot was asked at: a replay that moved since is asked again.
     public var clock: PortfolioClock
 
-    public init(contract: OptionContract, contracts: Int64, spot: Price, date: SessionDate, clock: PortfolioClock) {
+    public init(contract: OptionContract, contracts: Quantity, spot: Price, date: SessionDate, clock: PortfolioClock) {
         self.contract = contract; self.contracts = contracts; self.spot = spot; self.date = date; self.clock = clock
     }
 }

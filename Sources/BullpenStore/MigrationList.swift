@@ -14,5 +14,6 @@ extension Migrations {
         M0015_AddNotifications(),
         M0016_AddWorkingOrders(),
         M0017_AddAPIKeys(),
+        M0018_FixedPointQuantities(),
     ]
 }

@@ -33,7 +33,7 @@ struct Memory: AsyncParsableCommand {
                         let user = try await store.createUser(username: "player\(i)", usernameKey: "player\(i)", passwordHash: "x")
                         guard let main = try await store.portfolios(owner: user.id).first else { return }
                         for symbol in symbols {
-                            let request = OrderRequest(symbol: symbol, side: .buy, quantity: Int64(i % 7 + 1))
+                            let request = OrderRequest(symbol: symbol, side: .buy, quantity: Quantity(whole: Int64(i % 7 + 1)))
                             let priced = PricedOrder(request: request, price: Price(parsing: "100")!,
                                                      pricing: FillPricing(source: .close, asOf: Date(), marketOpen: false), trading: true)
                             _ = try await store.placeOrder(priced, in: main.id, owner: user.id, idempotency: nil)

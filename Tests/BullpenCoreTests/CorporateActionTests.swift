@@ -10,7 +10,7 @@ struct CorporateActionTests {
     static let day = SessionDate(year: 2024, month: 6, day: 10)
     static func p(_ text: String) -> Price { Price(parsing: text)! }
 
-    static func holding(_ quantity: Int64, at price: String, cash: Money = Money(dollars: 10_000)) -> Book {
+    static func holding(_ quantity: Quantity, at price: String, cash: Money = Money(dollars: 10_000)) -> Book {
         var book = Book(startingCash: cash)
         let notional = p(price).notional(quantity: quantity)
         book.apply(Fill(symbol: acme, side: .buy, quantity: quantity, price: p(price), notional: notional, commission: .zero,

@@ -21,7 +21,7 @@ struct DayChangeTests {
     }
 
     /// Runs the orders through the engine, pricing each on `session`, and returns the book and journal.
-    func trade(_ orders: [(OrderSide, Int64, Symbol, String, SessionDate)], cash: Money = Money(dollars: 100_000))
+    func trade(_ orders: [(OrderSide, Quantity, Symbol, String, SessionDate)], cash: Money = Money(dollars: 100_000))
         throws -> (Book, [JournalEntry]) {
         var book = Book(startingCash: cash)
         var journal: [JournalEntry] = []
@@ -45,7 +45,7 @@ struct DayChangeTests {
     /// Interleaved symbols, runs of one symbol and yesterday's trades: each symbol's totals are
     /// the sums of its own entries of the session, whatever the order.
     @Test func sessionTotalsAddUpEachSymbolsOwnEntries() throws {
-        let orders: [(OrderSide, Int64, Symbol, String, SessionDate)] = [
+        let orders: [(OrderSide, Quantity, Symbol, String, SessionDate)] = [
             (.buy, 10, msft, "400", yesterday), (.buy, 5, ko, "60", today), (.buy, 3, msft, "401", today),
             (.buy, 2, msft, "402", today), (.sell, 1, ko, "61", today), (.buy, 4, ko, "62", today),
             (.sell, 2, msft, "403", today), (.buy, 1, msft, "399", yesterday),
@@ -136,7 +136,7 @@ struct DayChangeTests {
     @Test func entriesWithoutAPriceDateCountWhenMadeAfterThePreviousClose() throws {
         let calendar = TradingCalendar()
         let previousClose = try #require(calendar.sessionBounds(on: yesterday)?.close)
-        func entry(_ quantity: Int64, _ cash: Int64, at time: Date) -> JournalEntry {
+        func entry(_ quantity: Quantity, _ cash: Int64, at time: Date) -> JournalEntry {
             JournalEntry(id: ids.make(), portfolioID: ids.make(), period: 1, sequence: 1, kind: .trade, symbol: msft, side: .buy,
                          quantityDelta: quantity, price: Price(parsing: "100"), cashDelta: Money(dollars: cash),
                          commission: .zero, realizedPnL: .zero, orderID: nil, fillID: nil, priceAsOf: nil, createdAt: time)

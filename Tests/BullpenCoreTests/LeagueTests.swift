@@ -74,7 +74,7 @@ struct LeagueTests {
         let open = Date(timeIntervalSince1970: 1_000_000), close = Date(timeIntervalSince1970: 2_000_000)
         let rules = PortfolioRules(maxPositionBasisPoints: 2_500, minimumPrice: Money(dollars: 5), marketHoursOnly: true,
                                    tradingOpens: open, tradingCloses: close)
-        func problems(_ quantity: Int64, _ price: String, now: Date, marketOpen: Bool = true, side: OrderSide = .buy) -> [String] {
+        func problems(_ quantity: Quantity, _ price: String, now: Date, marketOpen: Bool = true, side: OrderSide = .buy) -> [String] {
             TradingEngine.problems(OrderRequest(symbol: msft, side: side, quantity: quantity), on: book, at: Price(parsing: price)!,
                                    rules: rules, context: OrderContext(now: now, marketOpen: marketOpen)).map(\.code)
         }

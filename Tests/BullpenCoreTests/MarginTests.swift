@@ -11,14 +11,14 @@ struct MarginTests {
     static func p(_ text: String) -> Price { Price(parsing: text)! }
     static let margin = PortfolioRules(margin: .standard)
 
-    static func short(_ quantity: Int64, at price: String, on book: Book = Book(startingCash: Money(dollars: 10_000))) throws -> Book {
+    static func short(_ quantity: Quantity, at price: String, on book: Book = Book(startingCash: Money(dollars: 10_000))) throws -> Book {
         try TradingEngine.execute(OrderRequest(symbol: acme, side: .sell, quantity: quantity), on: book, at: p(price),
                                   rules: margin, trading: true).book
     }
 
     @Test func aShortSaleNeedsTheRuleAndItsCollateral() throws {
         let book = Book(startingCash: Money(dollars: 10_000))
-        let sell = { (quantity: Int64) in OrderRequest(symbol: Self.acme, side: .sell, quantity: quantity) }
+        let sell = { (quantity: Quantity) in OrderRequest(symbol: Self.acme, side: .sell, quantity: quantity) }
         // Without the rule: no shares, no sale.
         #expect(TradingEngine.problems(sell(10), on: book, at: Self.p("100"), rules: PortfolioRules(), trading: true).map(\.code) == ["insufficient_shares"])
         // With it: proceeds plus half again may be held from the cash and the proceeds: $20,000 of shorts at most.

@@ -19,8 +19,8 @@ struct OptionSettlementTests {
     }
 
     /// A book after buying `contracts` of `contract` at `premium` a share (and `shares` AAPL at $60).
-    func book(cash: String = "10000.00", holding contract: OptionContract, contracts: Int64, premium: String,
-              shares: Int64 = 0) throws -> (book: Book, journal: [JournalEntry]) {
+    func book(cash: String = "10000.00", holding contract: OptionContract, contracts: Quantity, premium: String,
+              shares: Quantity = 0) throws -> (book: Book, journal: [JournalEntry]) {
         var book = Book(startingCash: money(cash))
         var journal: [JournalEntry] = []
         func fill(_ request: OrderRequest, _ unit: Price) throws {

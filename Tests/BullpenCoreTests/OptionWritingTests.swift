@@ -27,7 +27,7 @@ struct OptionWritingTests {
         let rules: PortfolioRules
         let ids: SequentialIDSource
 
-        mutating func fill(_ symbol: Symbol, _ side: OrderSide, _ quantity: Int64, at price: Price) throws(OrderRejection) -> Fill {
+        mutating func fill(_ symbol: Symbol, _ side: OrderSide, _ quantity: Quantity, at price: Price) throws(OrderRejection) -> Fill {
             let (fill, after) = try TradingEngine.execute(OrderRequest(symbol: symbol, side: side, quantity: quantity), on: book,
                                                           at: price, rules: rules, trading: true)
             book = after

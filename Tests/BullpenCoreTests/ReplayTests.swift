@@ -79,7 +79,7 @@ struct ReplayTests {
         let snapshots = zip(dates, zip(equities, invested)).map { date, figures in
             EquitySnapshot(date: date, cash: Money(cents: figures.0 - figures.1), marketValue: Money(cents: figures.1))
         }
-        func sale(_ sequence: Int64, _ quantity: Int64, _ pnl: Int64, _ date: String) -> JournalEntry {
+        func sale(_ sequence: Int64, _ quantity: Quantity, _ pnl: Int64, _ date: String) -> JournalEntry {
             JournalEntry(id: JournalEntryID(UUID()), portfolioID: PortfolioID(UUID()), period: 1, sequence: sequence, kind: .trade,
                          symbol: msft, side: .sell, quantityDelta: -quantity, price: Price(parsing: "20")!, cashDelta: .zero,
                          commission: .zero, realizedPnL: Money(cents: pnl), orderID: nil, fillID: nil,
@@ -111,7 +111,7 @@ struct ReplayTests {
         let ko = Symbol("KO")!
         let call = OptionContract(underlying: ko, type: .call, expiration: SessionDate(iso: "2020-01-17")!, strike: Price(parsing: "65")!).symbol
         var sequence: Int64 = 0
-        func entry(_ symbol: Symbol, _ side: OrderSide, _ delta: Int64, _ pnl: Int64, period: Int = 1) -> JournalEntry {
+        func entry(_ symbol: Symbol, _ side: OrderSide, _ delta: Quantity, _ pnl: Int64, period: Int = 1) -> JournalEntry {
             sequence += 1
             return JournalEntry(id: JournalEntryID(UUID()), portfolioID: PortfolioID(UUID()), period: period, sequence: sequence,
                                 kind: .trade, symbol: symbol, side: side, quantityDelta: delta, price: Price(parsing: "1.20")!,

@@ -7,8 +7,8 @@ struct TradingEngineTests {
     let aapl = Symbol("AAPL")!
     let ko = Symbol("KO")!
 
-    func buy(_ symbol: Symbol, _ quantity: Int64) -> OrderRequest { OrderRequest(symbol: symbol, side: .buy, quantity: quantity) }
-    func sell(_ symbol: Symbol, _ quantity: Int64) -> OrderRequest { OrderRequest(symbol: symbol, side: .sell, quantity: quantity) }
+    func buy(_ symbol: Symbol, _ quantity: Quantity) -> OrderRequest { OrderRequest(symbol: symbol, side: .buy, quantity: quantity) }
+    func sell(_ symbol: Symbol, _ quantity: Quantity) -> OrderRequest { OrderRequest(symbol: symbol, side: .sell, quantity: quantity) }
 
     @Test func buyingMovesCashIntoAPosition() throws {
         let book = Book(startingCash: Money(dollars: 10_000))
@@ -69,8 +69,8 @@ struct TradingEngineTests {
         }
     }
 
-    @Test(arguments: [Int64(0), -1, 1_000_001])
-    func quantitiesOutOfRangeAreRejected(quantity: Int64) {
+    @Test(arguments: [Quantity(whole: 0), -1, 1_000_001])
+    func quantitiesOutOfRangeAreRejected(quantity: Quantity) {
         #expect(throws: OrderRejection.quantityOutOfRange(quantity, allowed: 1...1_000_000)) {
             try TradingEngine.execute(buy(msft, quantity), on: Book(startingCash: Money(dollars: 1_000)),
                                       at: Price(parsing: "1")!, rules: .default, trading: true)

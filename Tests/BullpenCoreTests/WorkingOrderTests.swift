@@ -21,7 +21,7 @@ struct WorkingOrderTests {
     static let gapDown = bar("90", "92", "85", "88")
     static let inside = bar("100", "106", "94", "101")
 
-    static func order(_ side: OrderSide, _ terms: OrderTerms, quantity: Int64 = 10, mark: String? = "100") -> WorkingOrder {
+    static func order(_ side: OrderSide, _ terms: OrderTerms, quantity: Quantity = 10, mark: String? = "100") -> WorkingOrder {
         let schedule = OrderSchedule.replay(terms.timeInForce, on: placed)
         return WorkingOrder(id: OrderID(UUID()), symbol: Symbol("ACME")!, side: side, quantity: quantity, terms: terms,
                             waterMark: terms.type == .trailingStop ? mark.map(p) : nil, placedOn: placed,
@@ -135,7 +135,7 @@ struct WorkingOrderTests {
         order.commission = rules.commission
         #expect(order.heldCash == Money(cents: 100_000 + 500 + 100))
         let book = Book(startingCash: Money(dollars: 10_000))
-        func part(_ quantity: Int64) -> WorkingFill {
+        func part(_ quantity: Quantity) -> WorkingFill {
             WorkingFill(orderID: order.id, price: Self.p("100"), quantity: quantity, reason: .limitReached(Self.p("100"), on: Self.next))
         }
         var holding = book

@@ -87,7 +87,7 @@ struct PortfolioServiceTests {
         let user = try await store.createUser(username: "resetter", usernameKey: "resetter", passwordHash: "x")
         let main = try await store.portfolios(owner: user.id)[0]
         let other = try await store.createPortfolio(owner: user.id, name: "Other", startingCash: Money(dollars: 1_000))
-        let buy = { (portfolio: PortfolioID, quantity: Int64) in
+        let buy = { (portfolio: PortfolioID, quantity: Quantity) in
             try await service.placeOrder(OrderRequest(symbol: Symbol("MSFT")!, side: .buy, quantity: quantity), in: portfolio,
                                          owner: user.id, idempotency: nil)
         }

@@ -306,7 +306,7 @@ struct WorkingOrderAPITests {
             let end = try #require(to)
             let bars = try await source.dailyBars(symbol, from: start.adding(days: 1), through: end, asOf: .replay(end.date))
             let fees = bars.map { bar in
-                Money(cents: FixedPoint.divideRounded(bar.close.notional(quantity: quantity).cents * 300, by: 10_000 * 252))
+                Money(cents: FixedPoint.divideRounded(bar.close.notional(quantity: Quantity(whole: quantity)).cents * 300, by: 10_000 * 252))
             }
             let activity = try await server.send(.GET, "/api/v1/portfolios/\(profile.id)/activities", token: player.accessToken)
                 .decode(ActivityPage.self).activities.filter { $0.type == "borrow_fee" }

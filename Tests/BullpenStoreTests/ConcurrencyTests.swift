@@ -71,12 +71,12 @@ struct ConcurrencyTests {
             let second = try await store.createPortfolio(owner: user.id, name: "Second", startingCash: Money(dollars: 5_000))
             try await store.trade(.buy, 20, "AAPL", at: "100", in: main.id, owner: user.id)
             // Each task reports what became of its order: the shares it moved, or the rejection's code.
-            let outcomes = try await withThrowingTaskGroup(of: (PortfolioID, Result<Int64, OrderRejection>).self) { group in
+            let outcomes = try await withThrowingTaskGroup(of: (PortfolioID, Result<Quantity, OrderRejection>).self) { group in
                 for i in 0..<40 {
                     let target = i.isMultiple(of: 3) ? other : store
                     let portfolio = i.isMultiple(of: 2) ? main.id : second.id
                     let side: OrderSide = i % 4 == 0 ? .sell : .buy
-                    let quantity = Int64(i % 5 + 1)
+                    let quantity = Quantity(whole: Int64(i % 5 + 1))
                     group.addTask {
                         do {
                             let order = try await target.trade(side, quantity, "AAPL", at: "\(90 + i).25", in: portfolio, owner: user.id)
@@ -95,8 +95,8 @@ struct ConcurrencyTests {
             #expect(executed.count + rejectedCodes.count == 40)
             #expect(Set(rejectedCodes).isSubset(of: ["insufficient_shares", "insufficient_funds"]), "\(rejectedCodes)")
             #expect(executed.count >= 17, "the ten buys in the main portfolio and the first seven in the small one fit: \(executed.count)")
-            for (portfolio, start) in [(main.id, Int64(20)), (second.id, Int64(0))] {
-                let moved = outcomes.filter { $0.0 == portfolio }.reduce(Int64(0)) { sum, outcome in
+            for (portfolio, start) in [(main.id, Quantity(whole: 20)), (second.id, Quantity.zero)] {
+                let moved = outcomes.filter { $0.0 == portfolio }.reduce(Quantity.zero) { sum, outcome in
                     if case .success(let delta) = outcome.1 { sum + delta } else { sum }
                 }
                 let held = try await store.state(of: portfolio, owner: user.id).book.quantity(of: Symbol("AAPL")!)

@@ -10,7 +10,7 @@ import Testing
 /// reads from memory, durable settings.
 @Suite("Ledger")
 struct LedgerTests {
-    static func order(_ side: OrderSide, _ quantity: Int64, _ symbol: String, at price: String, in portfolio: PortfolioID,
+    static func order(_ side: OrderSide, _ quantity: Quantity, _ symbol: String, at price: String, in portfolio: PortfolioID,
                       owner: UserID, clientOrderID: String? = nil, key: String? = nil, hash: String = "h") -> LedgerCommand {
         let request = OrderRequest(symbol: Symbol(symbol)!, side: side, quantity: quantity, clientOrderID: clientOrderID)
         return .order(.at(request, price), portfolio: portfolio, owner: owner,

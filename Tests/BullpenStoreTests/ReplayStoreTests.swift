@@ -8,7 +8,7 @@ import Testing
 struct ReplayStoreTests {
     static func day(_ text: String) -> SessionDate { SessionDate(iso: text)! }
 
-    static func order(_ side: OrderSide, _ quantity: Int64, _ symbol: String, at price: String, on date: String) -> PricedOrder {
+    static func order(_ side: OrderSide, _ quantity: Quantity, _ symbol: String, at price: String, on date: String) -> PricedOrder {
         var priced = PricedOrder.at(OrderRequest(symbol: Symbol(symbol)!, side: side, quantity: quantity), price)
         priced.clock = .replay(day(date).date)
         priced.pricing = FillPricing(source: .replayClose, asOf: day(date).date, marketOpen: false)

@@ -89,7 +89,7 @@ struct StoreContractTests {
     func activitiesPageNewestFirstWithACursor(kind: DatabaseKind) async throws {
         try await TestDatabases.withStore(kind) { store, _ in
             let (user, main) = try await store.makeUser()
-            for i in 1...7 { try await store.trade(.buy, Int64(i), "AAPL", at: "10", in: main.id, owner: user.id) }
+            for i in 1...7 { try await store.trade(.buy, Quantity(whole: Int64(i)), "AAPL", at: "10", in: main.id, owner: user.id) }
             var sequences: [Int64] = []
             var cursor: String? = nil
             repeat {
@@ -103,7 +103,7 @@ struct StoreContractTests {
             #expect(orders.items.count == 5 && orders.nextCursor != nil)
             let rest = try await store.orders(of: main.id, owner: user.id, limit: 5, cursor: orders.nextCursor)
             #expect(rest.items.count == 2 && rest.nextCursor == nil)
-            #expect(Set((orders.items + rest.items).map(\.quantity)) == Set(1...7))
+            #expect(Set((orders.items + rest.items).map(\.quantity.wholePart)) == Set(1...7))
             await #expect(throws: StoreError.invalidCursor) {
                 try await store.activities(of: main.id, owner: user.id, periods: .current, limit: 3, cursor: "garbage!")
             }
@@ -268,6 +268,38 @@ struct StoreContractTests {
             #expect(try await store.pendingMigrations().isEmpty)
             try await store.migrate()
             try await store.ping()
+        }
+    }
+
+    /// Quantities written before fixed-point quantities (whole shares in the columns) keep their
+    /// values through M0018: the positions, orders, fills and journal of a portfolio read the same.
+    @Test(arguments: TestDatabases.kinds)
+    func fixedPointMigrationKeepsEveryQuantity(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, openAnother in
+            let (user, main) = try await store.makeUser()
+            try await store.trade(.buy, 7, "MSFT", at: "10", in: main.id, owner: user.id)
+            try await store.trade(.sell, 2, "MSFT", at: "12", in: main.id, owner: user.id)
+            try await store.trade(.buy, 3, "KO", at: "60", in: main.id, owner: user.id)
+            // The database as the release before wrote it: whole shares, and M0018 not yet run.
+            let sql = try store.sql(store.db)
+            try await M0018_FixedPointQuantities().revert(on: try store.db)
+            try await sql.raw("DELETE FROM \(ident: "_fluent_migrations") WHERE \(ident: "name") LIKE '%M0018%'").run()
+            let old = try await sql.raw("SELECT \(ident: "quantity") FROM \(ident: "positions") ORDER BY \(ident: "symbol")").all()
+            #expect(try old.map { try $0.decode(column: "quantity", as: Int64.self) } == [3, 5])
+            #expect(try await store.pendingMigrations().count == 1)
+
+            let later = try openAnother()   // a new release starting on that database
+            try await later.migrate()
+            #expect(try await later.pendingMigrations().isEmpty)
+            let book = try await later.state(of: main.id, owner: user.id).book
+            #expect(book.quantity(of: Symbol("MSFT")!) == 5 && book.quantity(of: Symbol("KO")!) == 3)
+            let orders = try await later.orders(of: main.id, owner: user.id, limit: 10, cursor: nil).items
+            #expect(Set(orders.map(\.quantity)) == [7, 2, 3] && orders.allSatisfy { $0.filledQuantity == $0.quantity })
+            try await later.expectBalancedBooks(main.id, owner: user.id, prices: ["MSFT": "12", "KO": "60"])
+            // And trading goes on in whole shares.
+            try await later.trade(.sell, 5, "MSFT", at: "11", in: main.id, owner: user.id)
+            #expect(try await later.state(of: main.id, owner: user.id).book.quantity(of: Symbol("MSFT")!) == 0)
+            try await later.expectBalancedBooks(main.id, owner: user.id, prices: ["KO": "60"])
         }
     }
 

@@ -107,7 +107,7 @@ extension BullpenStore {
 
     /// A market order at `price` without idempotency.
     @discardableResult
-    func trade(_ side: OrderSide, _ quantity: Int64, _ symbol: String, at price: String, in portfolio: PortfolioID,
+    func trade(_ side: OrderSide, _ quantity: Quantity, _ symbol: String, at price: String, in portfolio: PortfolioID,
                owner: UserID, clientOrderID: String? = nil) async throws -> OrderRecord {
         let request = OrderRequest(symbol: Symbol(symbol)!, side: side, quantity: quantity, clientOrderID: clientOrderID)
         let outcome = try await placeOrder(.at(request, price), in: portfolio, owner: owner, idempotency: nil)

@@ -9,7 +9,7 @@ import Testing
 struct WorkingOrderStoreTests {
     static let ko = Symbol("KO")!
 
-    static func working(_ side: OrderSide, _ quantity: Int64, _ terms: OrderTerms, now price: String,
+    static func working(_ side: OrderSide, _ quantity: Quantity, _ terms: OrderTerms, now price: String,
                         symbol: Symbol = ko) -> PricedOrder {
         .at(OrderRequest(symbol: symbol, side: side, quantity: quantity, terms: terms), price)
     }
@@ -113,7 +113,7 @@ struct WorkingOrderStoreTests {
                 outcomes[stored.status.rawValue, default: 0] += 1
             }
             let state = try await store.state(of: id, owner: me)
-            #expect(state.book.quantity(of: Self.ko) == Int64(outcomes["filled", default: 0]) * 10)
+            #expect(state.book.quantity(of: Self.ko) == Quantity(whole: Int64(outcomes["filled", default: 0]) * 10))
             #expect(state.book.holds == .none)
             try await store.expectBalancedBooks(id, owner: me)
         }

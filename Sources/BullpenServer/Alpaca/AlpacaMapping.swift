@@ -178,11 +178,11 @@ enum AlpacaMapping {
             let name = try? await req.bullpen.marketData?.asset(symbol)
             let quantity = position.quantity
             // What another order may sell: less what working sells and written calls hold back.
-            let available = quantity > 0 ? max(0, state.book.freeShares(of: symbol)) : quantity
+            let available = quantity > 0 ? max(.zero, state.book.freeShares(of: symbol)) : quantity
             var dto = AlpacaPosition(
                 assetId: assetID(symbol), symbol: alpacaSymbol(symbol), exchange: exchange(name?.exchange),
                 assetClass: assetClass(symbol), avgEntryPrice: position.averageCost.perShare(of: symbol).decimalString,
-                qty: String(quantity), qtyAvailable: String(available), side: quantity < 0 ? "short" : "long",
+                qty: quantity.decimalString, qtyAvailable: available.decimalString, side: quantity < 0 ? "short" : "long",
                 marketValue: value.marketValue.decimalString, costBasis: position.costBasis.decimalString,
                 unrealizedPl: value.unrealizedPnL.decimalString)
             dto.unrealizedPlpc = value.unrealizedPercent.map { FixedPoint.format($0.hundredths, scale: 4) }
@@ -273,7 +273,7 @@ enum AlpacaMapping {
     static func activities(_ caller: KeyCaller, replay: Bool, store: BullpenStore) async throws -> [(activity: AlpacaActivity, at: Date)] {
         let journal = try await store.journal(of: caller.portfolio, owner: caller.user, periods: .current)
         let orders = Dictionary(try await orders(of: caller, open: nil, store: store).map { ($0.id, $0) }) { first, _ in first }
-        var filled: [OrderID: Int64] = [:]
+        var filled: [OrderID: Quantity] = [:]
         var result: [(activity: AlpacaActivity, at: Date)] = []
         let stamp = DateFormatter()
         stamp.locale = Locale(identifier: "en_US_POSIX")
@@ -285,19 +285,19 @@ enum AlpacaMapping {
             let account = caller.portfolio.description
             if entry.kind == .trade, let symbol = entry.symbol, let side = entry.side, let orderID = entry.orderID {
                 var activity = AlpacaActivity(id: id, accountId: account, activityType: "FILL")
-                let quantity = abs(entry.quantityDelta)
+                let quantity = entry.quantityDelta.magnitude
                 let cumulative = (filled[orderID] ?? 0) + quantity
                 filled[orderID] = cumulative
                 let order = orders[orderID]
-                let leaves = max(0, (order?.quantity ?? cumulative) - cumulative)
+                let leaves = max(.zero, (order?.quantity ?? cumulative) - cumulative)
                 activity.transactionTime = at
                 activity.type = leaves > 0 ? "partial_fill" : "fill"
                 activity.price = entry.price?.perShare(of: symbol).decimalString
-                activity.qty = String(quantity)
+                activity.qty = quantity.decimalString
                 activity.side = side.rawValue
                 activity.symbol = alpacaSymbol(symbol)
-                activity.leavesQty = String(leaves)
-                activity.cumQty = String(cumulative)
+                activity.leavesQty = leaves.decimalString
+                activity.cumQty = cumulative.decimalString
                 activity.orderId = orderID.description
                 activity.orderStatus = leaves > 0 ? "partially_filled" : (order?.status.rawValue ?? "filled")
                 result.append((activity, at))
@@ -318,7 +318,7 @@ enum AlpacaMapping {
             activity.date = (entry.priceAsOf.map(SessionDate.init) ?? TradingCalendar.sessionDate(at: entry.createdAt)).description
             activity.netAmount = entry.cashDelta.decimalString
             activity.symbol = entry.symbol.map(alpacaSymbol)
-            activity.qty = entry.quantityDelta == 0 ? nil : String(entry.quantityDelta)
+            activity.qty = entry.quantityDelta == 0 ? nil : entry.quantityDelta.decimalString
             activity.status = "executed"
             activity.description = switch entry.kind {
             case .grant: "Top-up of virtual cash"
@@ -415,7 +415,7 @@ extension AlpacaOrder {
         }
         self.init(id: order.id.description, clientOrderId: order.clientOrderID ?? order.id.description, createdAt: created,
                   updatedAt: updated, assetId: AlpacaMapping.assetID(symbol), symbol: AlpacaMapping.alpacaSymbol(symbol),
-                  assetClass: AlpacaMapping.assetClass(symbol), qty: String(order.quantity), filledQty: String(order.filledQuantity),
+                  assetClass: AlpacaMapping.assetClass(symbol), qty: order.quantity.decimalString, filledQty: order.filledQuantity.decimalString,
                   type: order.type.rawValue, side: order.side.rawValue, timeInForce: order.terms.timeInForce.rawValue,
                   status: order.status.rawValue)
         filledAt = filled

@@ -126,7 +126,7 @@ struct OrderRoutes: RouteCollection {
     /// A working order's terms with the changes of a replace request: what is not given stays.
     static func merged(_ old: OrderRecord, with body: ReplaceOrderRequest) -> PlaceOrderRequest {
         var merged = PlaceOrderRequest(symbol: old.symbol.rawValue, side: old.side.rawValue,
-                                       quantity: body.quantity ?? (old.quantity - old.filledQuantity), type: old.type.rawValue)
+                                       quantity: body.quantity ?? (old.quantity - old.filledQuantity).wire, type: old.type.rawValue)
         merged.timeInForce = body.timeInForce ?? old.terms.timeInForce.rawValue
         merged.limitPrice = body.limitPrice ?? old.terms.limit?.decimalString
         merged.stopPrice = body.stopPrice ?? old.terms.stop?.decimalString
@@ -202,7 +202,7 @@ struct OrderRoutes: RouteCollection {
         case (nil, nil): break
         }
         if let problem = terms.problem { throw APIError.validation(problem) }
-        return OrderRequest(symbol: symbol, side: side, quantity: body.quantity, terms: terms, clientOrderID: body.clientOrderId)
+        return OrderRequest(symbol: symbol, side: side, quantity: wholeQuantity(body.quantity), terms: terms, clientOrderID: body.clientOrderId)
     }
 
     /// The request's `Idempotency-Key` with what identifies the request: the portfolio and the

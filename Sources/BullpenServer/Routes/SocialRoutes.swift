@@ -293,7 +293,7 @@ extension PublicPortfolioDTO {
             let symbol = position.position.symbol
             holdings.append(PublicHoldingDTO(symbol: symbol.rawValue, name: try? await req.bullpen.marketData?.asset(symbol)?.name,
                                              weightPercent: weight(position.marketValue),
-                                             quantity: full ? position.position.quantity : nil,
+                                             quantity: full ? position.position.quantity.wire : nil,
                                              marketValue: full ? position.marketValue.decimalString : nil))
         }
         self.init(id: portfolio.id.description, name: portfolio.name, visibility: portfolio.visibility.rawValue,
@@ -309,7 +309,7 @@ extension FeedItemDTO {
         case let .trade(portfolio, name, symbol, side, quantity, price, replayDate):
             self.init(id: event.id, kind: "trade", at: event.at, user: UserSummaryDTO(event.actor),
                       trade: Trade(portfolioId: portfolio.description, portfolioName: name, symbol: symbol.rawValue, side: side.rawValue,
-                                   quantity: quantity, price: price.perShare(of: symbol).decimalString, replayDate: replayDate?.description))
+                                   quantity: quantity?.wire, price: price.perShare(of: symbol).decimalString, replayDate: replayDate?.description))
         case let .leagueJoined(league, name):
             self.init(id: event.id, kind: "league_joined", at: event.at, user: UserSummaryDTO(event.actor),
                       league: ProfileLeagueDTO(id: league.description, name: name))

@@ -100,12 +100,12 @@ struct OptionService: Sendable {
         let held = state.book.quantity(of: exercise.contract.symbol)
         let cash = state.book.cash.decimalString
         do throws(OrderRejection) {
-            let (settlement, after) = try OptionSettlement.exercise(exercise.contract, contracts: contracts, on: state.book,
+            let (settlement, after) = try OptionSettlement.exercise(exercise.contract, contracts: exercise.contracts, on: state.book,
                                                                     spot: exercise.spot, date: exercise.date)
             return ExercisePreviewDTO(settlement: OptionSettlementDTO(settlement), cashBefore: cash,
-                                      cashAfter: after.cash.decimalString, held: held, problems: [])
+                                      cashAfter: after.cash.decimalString, held: held.wire, problems: [])
         } catch {
-            return ExercisePreviewDTO(settlement: nil, cashBefore: cash, cashAfter: cash, held: held,
+            return ExercisePreviewDTO(settlement: nil, cashBefore: cash, cashAfter: cash, held: held.wire,
                                       problems: [ProblemDTO(code: error.code, message: error.message)])
         }
     }
@@ -118,7 +118,7 @@ struct OptionService: Sendable {
               let spot = try await options.quote(contract.underlying, asOf: clock) else {
             throw OrderRejection.noPrice(contract.underlying)
         }
-        return OptionExercise(contract: contract, contracts: contracts, spot: spot.price, date: session, clock: clock)
+        return OptionExercise(contract: contract, contracts: Quantity(whole: contracts), spot: spot.price, date: session, clock: clock)
     }
 
     private func inputs(_ underlying: Symbol, asOf clock: PortfolioClock) async throws -> OptionMarketData.Inputs {

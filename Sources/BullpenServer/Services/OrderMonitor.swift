@@ -27,7 +27,7 @@ actor OrderMonitor {
     private let logger: Logger
     /// Trailing marks followed here: the best seen, the last written, and the order's quantity
     /// then (a split changes it, and its prices: a mark from before a split is forgotten).
-    private var marks: [OrderID: (best: Price, written: Price?, quantity: Int64)] = [:]
+    private var marks: [OrderID: (best: Price, written: Price?, quantity: Quantity)] = [:]
 
     init(store: BullpenStore, source: any MarketDataSource, notifier: Notifier, time: any TimeSource, logger: Logger) {
         self.store = store

@@ -146,7 +146,7 @@ struct PositionRow: Codable, Sendable {
 
     func position() throws -> Position {
         Position(symbol: try StoreError.decoding("positions", id) { Symbol(symbol) },
-                 quantity: quantity, costBasis: Money(cents: costBasisCents))
+                 quantity: Quantity(units: quantity), costBasis: Money(cents: costBasisCents))
     }
 }
 
@@ -203,8 +203,8 @@ struct OrderRow: Codable, Sendable {
         return try OrderRecord(
             id: OrderID(id), portfolioID: PortfolioID(portfolioId), period: period, sequence: try field(sequence),
             clientOrderID: clientOrderId, symbol: try field(Symbol(symbol)), side: try field(OrderSide(rawValue: side)),
-            type: try field(OrderType(rawValue: type)), quantity: quantity,
-            status: try field(OrderRecord.Status(rawValue: status)), filledQuantity: filledQuantity,
+            type: try field(OrderType(rawValue: type)), quantity: Quantity(units: quantity),
+            status: try field(OrderRecord.Status(rawValue: status)), filledQuantity: Quantity(units: filledQuantity),
             fillPrice: fillPriceTicks.map(Price.init(ticks:)), pricing: pricing, notional: Money(cents: notionalCents),
             commission: Money(cents: commissionCents), realizedPnL: Money(cents: realizedPnlCents),
             cashDelta: Money(cents: cashDeltaCents), createdAt: createdAt, filledAt: filledAt)
@@ -216,8 +216,8 @@ extension OrderRow {
     init(_ order: OrderRecord) {
         self.init(id: order.id.uuid, portfolioId: order.portfolioID.uuid, period: order.period, sequence: order.sequence,
                   clientOrderId: order.clientOrderID, symbol: order.symbol.rawValue, side: order.side.rawValue,
-                  type: order.type.rawValue, quantity: order.quantity, status: order.status.rawValue,
-                  filledQuantity: order.filledQuantity, fillPriceTicks: order.fillPrice?.ticks,
+                  type: order.type.rawValue, quantity: order.quantity.units, status: order.status.rawValue,
+                  filledQuantity: order.filledQuantity.units, fillPriceTicks: order.fillPrice?.ticks,
                   priceSource: order.pricing?.source.rawValue, priceAsOf: order.pricing?.asOf, marketOpen: order.pricing?.marketOpen,
                   notionalCents: order.notional.cents, commissionCents: order.commission.cents,
                   realizedPnlCents: order.realizedPnL.cents, cashDeltaCents: order.cashDelta.cents, createdAt: order.createdAt,
@@ -298,7 +298,7 @@ struct FillRow: Codable, Sendable {
         let stored = side, ticker = symbol
         let orderSide = try StoreError.decoding("fills", id) { OrderSide(rawValue: stored) }
         let notional = Money(cents: notionalCents), commission = Money(cents: commissionCents)
-        return Fill(symbol: try StoreError.decoding("fills", id) { Symbol(ticker) }, side: orderSide, quantity: quantity,
+        return Fill(symbol: try StoreError.decoding("fills", id) { Symbol(ticker) }, side: orderSide, quantity: Quantity(units: quantity),
                     price: Price(ticks: priceTicks), notional: notional, commission: commission,
                     realizedPnL: Money(cents: realizedPnlCents),
                     cashDelta: orderSide == .buy ? -(notional + commission) : notional - commission)
@@ -332,7 +332,7 @@ struct JournalRow: Codable, Sendable {
         kind = entry.kind.rawValue
         symbol = entry.symbol?.rawValue
         side = entry.side?.rawValue
-        quantityDelta = entry.quantityDelta
+        quantityDelta = entry.quantityDelta.units
         priceTicks = entry.price?.ticks
         cashDeltaCents = entry.cashDelta.cents
         commissionCents = entry.commission.cents
@@ -349,7 +349,7 @@ struct JournalRow: Codable, Sendable {
         return JournalEntry(
             id: JournalEntryID(id), portfolioID: PortfolioID(portfolioId), period: period, sequence: sequence,
             kind: try field(JournalEntry.Kind(rawValue: kind)), symbol: try symbol.map { try field(Symbol($0)) },
-            side: try side.map { try field(OrderSide(rawValue: $0)) }, quantityDelta: quantityDelta,
+            side: try side.map { try field(OrderSide(rawValue: $0)) }, quantityDelta: Quantity(units: quantityDelta),
             price: priceTicks.map(Price.init(ticks:)), cashDelta: Money(cents: cashDeltaCents),
             commission: Money(cents: commissionCents), realizedPnL: Money(cents: realizedPnlCents),
             orderID: orderId.map(OrderID.init), fillID: fillId.map(FillID.init), priceAsOf: priceAsOf,
