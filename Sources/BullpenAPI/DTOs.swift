@@ -74,8 +74,11 @@ public struct AuthResponse: Codable, Sendable, Hashable {
 /// `POST /api/v1/portfolios`.
 public struct CreatePortfolioRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, startingCash, replay, optionWriting, volumeCapPercent, slippagePercent, shortSelling
+        case name, startingCash, replay, optionWriting, volumeCapPercent, slippagePercent, shortSelling, fractionalShares
     }
+
+    /// Stocks may be traded in fractions of a share (to the millionth); whole shares when left out.
+    public var fractionalShares: Bool?
 
     /// Short selling on margin (initial 50 %, maintenance 30 %, a 3 % yearly borrow fee); false when left out.
     public var shortSelling: Bool?
@@ -162,14 +165,14 @@ public struct AdvanceRequest: Codable, Sendable, Hashable, RequestBody {
 /// How one holding moved over an advance.
 public struct HoldingChangeDTO: Codable, Sendable, Hashable {
     public var symbol: String
-    public var quantity: Int64
+    public var quantity: ExactNumber
     public var priceBefore: String?
     public var priceAfter: String?
     public var valueChange: String
     public var changePercent: String?
     /// The contract's terms for an option holding (its prices are then per share).
     public var option: OptionContractDTO?
-    public init(symbol: String, quantity: Int64, priceBefore: String?, priceAfter: String?, valueChange: String,
+    public init(symbol: String, quantity: ExactNumber, priceBefore: String?, priceAfter: String?, valueChange: String,
                 changePercent: String?) {
         self.symbol = symbol; self.quantity = quantity; self.priceBefore = priceBefore; self.priceAfter = priceAfter
         self.valueChange = valueChange; self.changePercent = changePercent
@@ -238,13 +241,13 @@ public struct ClosedTradeDTO: Codable, Sendable, Hashable {
     public var side: String
     public var date: String
     /// Shares, or contracts.
-    public var quantity: Int64
+    public var quantity: ExactNumber
     /// A share's price, or a contract's per share.
     public var price: String
     public var realizedPnl: String
     /// The contract's terms, when the trade was an option's.
     public var option: OptionContractDTO?
-    public init(symbol: String, side: String, date: String, quantity: Int64, price: String, realizedPnl: String,
+    public init(symbol: String, side: String, date: String, quantity: ExactNumber, price: String, realizedPnl: String,
                 option: OptionContractDTO? = nil) {
         self.symbol = symbol; self.side = side; self.date = date; self.quantity = quantity; self.price = price
         self.realizedPnl = realizedPnl; self.option = option
@@ -327,6 +330,8 @@ public struct RulesDTO: Codable, Sendable, Hashable {
     public var initialMarginPercent: String?
     public var maintenanceMarginPercent: String?
     public var borrowFeePercent: String?
+    /// Whether stocks trade in fractions of a share (to the millionth); whole shares otherwise.
+    public var fractionalShares: Bool?
     public init(maxDistinctHoldings: Int?, commissionPerOrder: String, commissionBasisPoints: Int64,
                 allowedInstruments: [String], maxOrderQuantity: Int64) {
         self.maxDistinctHoldings = maxDistinctHoldings; self.commissionPerOrder = commissionPerOrder
@@ -438,7 +443,7 @@ public struct PortfolioList: Codable, Sendable, Hashable {
 public struct PositionDTO: Codable, Sendable, Hashable {
     public var symbol: String
     public var name: String?
-    public var quantity: Int64
+    public var quantity: ExactNumber
     public var averageCost: String
     public var costBasis: String
     public var lastPrice: String?
@@ -457,7 +462,7 @@ public struct PositionDTO: Codable, Sendable, Hashable {
     public var underlyingPrice: String?
     public var inTheMoney: Bool?
 
-    public init(symbol: String, name: String?, quantity: Int64, averageCost: String, costBasis: String,
+    public init(symbol: String, name: String?, quantity: ExactNumber, averageCost: String, costBasis: String,
                 lastPrice: String?, priceAsOf: Date?, marketValue: String, unrealizedPnl: String,
                 unrealizedPnlPercent: String?, dayChange: String?, trading: Bool) {
         self.symbol = symbol; self.name = name; self.quantity = quantity; self.averageCost = averageCost
@@ -478,16 +483,22 @@ public struct PositionList: Codable, Sendable, Hashable {
 /// `POST /api/v1/portfolios/{id}/orders`.
 public struct PlaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case symbol, side, quantity, type, clientOrderId, instrument, timeInForce, limitPrice, stopPrice, trailPrice, trailPercent
+        case symbol, side, quantity, notional, type, clientOrderId, instrument, timeInForce, limitPrice, stopPrice, trailPrice, trailPercent
     }
+    /// Quantities are JSON numbers with a fraction (`0.5` of a share).
+    public static var acceptsFractionalNumbers: Bool { true }
 
     public var symbol: String
     /// `stock` or `option`: optional, and when given it must be the symbol's (an OCC symbol is an option's).
     public var instrument: String?
     /// `buy` or `sell`.
     public var side: String
-    /// Whole shares, at least 1.
-    public var quantity: Int64
+    /// Shares (whole, or to the millionth where the rules allow fractional shares), contracts
+    /// (whole), or coins (to 10⁻⁸). Give this or `notional`.
+    public var quantity: ExactNumber?
+    /// Dollars to trade instead of a quantity (`"250.00"`): as much as that buys at the fill price
+    /// (at the limit price for a limit order), rounded down to the lot. Market and limit orders.
+    public var notional: String?
     /// `market` (the default), `limit`, `stop`, `stop_limit` or `trailing_stop`.
     public var type: String?
     /// Your own id for the order, unique per portfolio forever.
@@ -501,9 +512,10 @@ public struct PlaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
     public var trailPrice: String?
     public var trailPercent: String?
 
-    public init(symbol: String, side: String, quantity: Int64, type: String? = nil, clientOrderId: String? = nil) {
+    public init(symbol: String, side: String, quantity: ExactNumber?, type: String? = nil, clientOrderId: String? = nil,
+                notional: String? = nil) {
         self.symbol = symbol; self.side = side; self.quantity = quantity; self.type = type
-        self.clientOrderId = clientOrderId
+        self.clientOrderId = clientOrderId; self.notional = notional
     }
 }
 
@@ -515,10 +527,10 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var symbol: String
     public var side: String
     public var type: String
-    public var quantity: Int64
+    public var quantity: ExactNumber
     /// `filled`.
     public var status: String
-    public var filledQuantity: Int64
+    public var filledQuantity: ExactNumber
     public var fillPrice: String?
     /// Where the fill price came from: `last_trade`, `close`, `replay_close`, `demo_tick` or
     /// `final_close` (the last close before the symbol's data ended). Absent on orders filled
@@ -554,7 +566,7 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var triggered: Bool?
     /// What a working buy holds of the cash, and a working sell of the shares.
     public var heldCash: String?
-    public var heldShares: Int64?
+    public var heldShares: ExactNumber?
     /// When it expires, or the last session it works in (daily bars).
     public var expiresAt: Date?
     public var lastSession: String?
@@ -571,7 +583,7 @@ public struct OrderDTO: Codable, Sendable, Hashable {
     public var history: [OrderEventDTO]?
 
     public init(id: String, portfolioId: String, clientOrderId: String?, symbol: String, side: String, type: String,
-                quantity: Int64, status: String, filledQuantity: Int64, fillPrice: String?, priceSource: String?,
+                quantity: ExactNumber, status: String, filledQuantity: ExactNumber, fillPrice: String?, priceSource: String?,
                 priceAsOf: Date?, marketOpen: Bool?, priceNote: String? = nil, notional: String,
                 commission: String, realizedPnl: String, cashDelta: String, createdAt: Date, filledAt: Date?) {
         self.priceNote = priceNote
@@ -596,13 +608,14 @@ public struct OrderEventDTO: Codable, Sendable, Hashable {
 /// `PATCH /portfolios/{id}/orders/{orderId}`: the new order's terms; what is left out is kept.
 public struct ReplaceOrderRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable { case quantity, timeInForce, limitPrice, stopPrice, trailPrice, trailPercent }
-    public var quantity: Int64?
+    public static var acceptsFractionalNumbers: Bool { true }
+    public var quantity: ExactNumber?
     public var timeInForce: String?
     public var limitPrice: String?
     public var stopPrice: String?
     public var trailPrice: String?
     public var trailPercent: String?
-    public init(quantity: Int64? = nil, timeInForce: String? = nil, limitPrice: String? = nil, stopPrice: String? = nil,
+    public init(quantity: ExactNumber? = nil, timeInForce: String? = nil, limitPrice: String? = nil, stopPrice: String? = nil,
                 trailPrice: String? = nil, trailPercent: String? = nil) {
         self.quantity = quantity; self.timeInForce = timeInForce; self.limitPrice = limitPrice; self.stopPrice = stopPrice
         self.trailPrice = trailPrice; self.trailPercent = trailPercent
@@ -628,7 +641,7 @@ public struct ProblemDTO: Codable, Sendable, Hashable {
 public struct OrderPreviewDTO: Codable, Sendable, Hashable {
     public var symbol: String
     public var side: String
-    public var quantity: Int64
+    public var quantity: ExactNumber
     public var price: String
     public var priceSource: String
     public var priceAsOf: Date
@@ -641,8 +654,8 @@ public struct OrderPreviewDTO: Codable, Sendable, Hashable {
     public var cashBefore: String
     public var cashAfter: String
     /// The most whole shares affordable (buy), or the shares held (sell).
-    public var maxQuantity: Int64
-    public var held: Int64
+    public var maxQuantity: ExactNumber
+    public var held: ExactNumber
     /// Every rule the order would break; empty when it would go through.
     public var problems: [ProblemDTO]
     /// The contract's terms for an option (`price` is then per share; `notional` is for the contracts).
@@ -653,9 +666,9 @@ public struct OrderPreviewDTO: Codable, Sendable, Hashable {
     public var summary: String?
     public var priceNote: String?
 
-    public init(symbol: String, side: String, quantity: Int64, price: String, priceSource: String, priceAsOf: Date,
+    public init(symbol: String, side: String, quantity: ExactNumber, price: String, priceSource: String, priceAsOf: Date,
                 marketOpen: Bool, trading: Bool, notional: String, commission: String, total: String,
-                cashBefore: String, cashAfter: String, maxQuantity: Int64, held: Int64, problems: [ProblemDTO]) {
+                cashBefore: String, cashAfter: String, maxQuantity: ExactNumber, held: ExactNumber, problems: [ProblemDTO]) {
         self.symbol = symbol; self.side = side; self.quantity = quantity; self.price = price
         self.priceSource = priceSource; self.priceAsOf = priceAsOf; self.marketOpen = marketOpen
         self.trading = trading; self.notional = notional; self.commission = commission; self.total = total
@@ -679,7 +692,7 @@ public struct ActivityDTO: Codable, Sendable, Hashable {
     /// `buy` or `sell` (later also `deposit`, `dividend`, ...).
     public var type: String
     public var symbol: String?
-    public var quantity: Int64
+    public var quantity: ExactNumber
     public var price: String?
     /// The change of cash.
     public var amount: String
@@ -693,7 +706,7 @@ public struct ActivityDTO: Codable, Sendable, Hashable {
     /// The contract's terms when the symbol is an option's (`price` is then per share).
     public var option: OptionContractDTO?
 
-    public init(id: String, sequence: Int64, period: Int, type: String, symbol: String?, quantity: Int64,
+    public init(id: String, sequence: Int64, period: Int, type: String, symbol: String?, quantity: ExactNumber,
                 price: String?, amount: String, commission: String, realizedPnl: String?, orderId: String?,
                 createdAt: Date) {
         self.id = id; self.sequence = sequence; self.period = period; self.type = type; self.symbol = symbol

@@ -68,8 +68,10 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case commissionPerTrade, commissionPercent, maxPositionPercent, minimumPrice, maxHoldings, marketHoursOnly,
              lateJoin, holdingsVisible, allowOptions, allowOptionWriting, volumeCapPercent, slippagePercent,
-             allowShortSelling, initialMarginPercent, maintenanceMarginPercent
+             allowShortSelling, initialMarginPercent, maintenanceMarginPercent, allowFractionalShares
     }
+    /// Whether members may trade stocks in fractions of a share, to the millionth (default false: whole shares).
+    public var allowFractionalShares: Bool?
     /// Short selling on margin (default false), with its initial (default 50) and maintenance (default 30) margins in percent.
     public var allowShortSelling: Bool?
     public var initialMarginPercent: String?
@@ -117,6 +119,7 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
         holdingsVisible = try c.decodeIfPresent(Bool.self, forKey: .holdingsVisible)
         allowOptions = try c.decodeIfPresent(Bool.self, forKey: .allowOptions)
         allowOptionWriting = try c.decodeIfPresent(Bool.self, forKey: .allowOptionWriting)
+        allowFractionalShares = try c.decodeIfPresent(Bool.self, forKey: .allowFractionalShares)
     }
 }
 
@@ -237,6 +240,8 @@ public struct LeagueRulesDTO: Codable, Sendable, Hashable {
     public var allowShortSelling: Bool = false
     public var initialMarginPercent: String?
     public var maintenanceMarginPercent: String?
+    /// Whether members trade stocks in fractions of a share.
+    public var allowFractionalShares: Bool = false
     public init(commissionPerTrade: String, commissionPercent: String, maxPositionPercent: String?, minimumPrice: String?,
                 maxHoldings: Int?, marketHoursOnly: Bool, lateJoin: Bool, holdingsVisible: Bool) {
         self.commissionPerTrade = commissionPerTrade; self.commissionPercent = commissionPercent

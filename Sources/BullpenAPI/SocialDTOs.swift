@@ -29,10 +29,10 @@ public struct PublicHoldingDTO: Codable, Sendable, Hashable {
     public var name: String?
     /// Percent of the portfolio's equity, two places.
     public var weightPercent: String
-    public var quantity: Int64?
+    public var quantity: ExactNumber?
     public var marketValue: String?
 
-    public init(symbol: String, name: String?, weightPercent: String, quantity: Int64?, marketValue: String?) {
+    public init(symbol: String, name: String?, weightPercent: String, quantity: ExactNumber?, marketValue: String?) {
         self.symbol = symbol
         self.name = name
         self.weightPercent = weightPercent
@@ -127,12 +127,12 @@ public struct FeedItemDTO: Codable, Sendable, Hashable {
         public var symbol: String
         public var side: String
         /// Only when the portfolio shows amounts.
-        public var quantity: Int64?
+        public var quantity: ExactNumber?
         public var price: String
         /// A replay's trade: the past session whose price it got.
         public var replayDate: String?
 
-        public init(portfolioId: String, portfolioName: String, symbol: String, side: String, quantity: Int64?, price: String,
+        public init(portfolioId: String, portfolioName: String, symbol: String, side: String, quantity: ExactNumber?, price: String,
                     replayDate: String? = nil) {
             self.replayDate = replayDate
             self.portfolioId = portfolioId

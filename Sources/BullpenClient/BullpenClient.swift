@@ -387,8 +387,8 @@ extension OrderRequest {
     /// The order as the contract's request body.
     var wire: Components.Schemas.PlaceOrderRequest {
         Components.Schemas.PlaceOrderRequest(
-            symbol: symbol, side: side == .buy ? .buy : .sell, quantity: quantity,
-            _type: .init(rawValue: type.rawValue), clientOrderId: clientOrderId,
+            symbol: symbol, side: side == .buy ? .buy : .sell, quantity: notional == nil ? quantity : nil,
+            notional: notional.map(Money.request), _type: .init(rawValue: type.rawValue), clientOrderId: clientOrderId,
             timeInForce: timeInForce.flatMap { .init(rawValue: $0.rawValue) },
             limitPrice: limitPrice.map(Money.request), stopPrice: stopPrice.map(Money.request),
             trailPrice: trailPrice.map(Money.request), trailPercent: trailPercent.map(Money.request))

@@ -93,7 +93,7 @@ public struct Position: Sendable, Hashable, Encodable {
     /// The company's name.
     public var name: String?
     /// Shares (or contracts); negative when sold short or written.
-    public var quantity: Int
+    public var quantity: Decimal
     /// What a share cost on average.
     @DecimalString public var averageCost: Decimal
     /// What the holding cost.
@@ -192,8 +192,10 @@ public struct OrderRequest: Sendable, Hashable {
     public var symbol: String
     /// Buy or sell.
     public var side: OrderSide
-    /// Whole shares.
-    public var quantity: Int
+    /// Shares (whole, or a fraction where the portfolio's rules allow it) or contracts; zero for an order by amount.
+    public var quantity: Decimal
+    /// An order by amount: the dollars to trade (market and limit orders), as much as they buy.
+    public var notional: Decimal?
     /// How it is priced.
     public var type: OrderType
     /// How long it works; the server's default (`day`) when nil.
@@ -210,9 +212,10 @@ public struct OrderRequest: Sendable, Hashable {
     public var clientOrderId: String?
 
     /// An order with every term given.
-    public init(symbol: String, side: OrderSide, quantity: Int, type: OrderType = .market, timeInForce: TimeInForce? = nil,
+    public init(symbol: String, side: OrderSide, quantity: Decimal, type: OrderType = .market, timeInForce: TimeInForce? = nil,
                 limitPrice: Decimal? = nil, stopPrice: Decimal? = nil, trailPrice: Decimal? = nil,
-                trailPercent: Decimal? = nil, clientOrderId: String? = nil) {
+                trailPercent: Decimal? = nil, clientOrderId: String? = nil, notional: Decimal? = nil) {
+        self.notional = notional
         self.symbol = symbol
         self.side = side
         self.quantity = quantity
@@ -226,13 +229,24 @@ public struct OrderRequest: Sendable, Hashable {
     }
 
     /// A buy at the market, or at `limit` or better.
-    public static func buy(_ symbol: String, _ quantity: Int, limit: Decimal? = nil) -> OrderRequest {
+    public static func buy(_ symbol: String, _ quantity: Decimal, limit: Decimal? = nil) -> OrderRequest {
         OrderRequest(symbol: symbol, side: .buy, quantity: quantity, type: limit == nil ? .market : .limit, limitPrice: limit)
     }
 
     /// A sell at the market, or at `limit` or better.
-    public static func sell(_ symbol: String, _ quantity: Int, limit: Decimal? = nil) -> OrderRequest {
+    public static func sell(_ symbol: String, _ quantity: Decimal, limit: Decimal? = nil) -> OrderRequest {
         OrderRequest(symbol: symbol, side: .sell, quantity: quantity, type: limit == nil ? .market : .limit, limitPrice: limit)
+    }
+
+    /// A buy of `amount` dollars' worth at the market (or at `limit`): as much as it buys, rounded
+    /// down to the lot (a whole share unless the portfolio's rules allow fractional shares).
+    public static func buy(_ symbol: String, amount: Decimal, limit: Decimal? = nil) -> OrderRequest {
+        OrderRequest(symbol: symbol, side: .buy, quantity: 0, type: limit == nil ? .market : .limit, limitPrice: limit, notional: amount)
+    }
+
+    /// A sell of `amount` dollars' worth at the market (or at `limit`).
+    public static func sell(_ symbol: String, amount: Decimal, limit: Decimal? = nil) -> OrderRequest {
+        OrderRequest(symbol: symbol, side: .sell, quantity: 0, type: limit == nil ? .market : .limit, limitPrice: limit, notional: amount)
     }
 }
 
@@ -251,11 +265,11 @@ public struct Order: Sendable, Hashable, Encodable, Identifiable {
     /// How it is priced.
     public var type: OrderType
     /// Shares asked for.
-    public var quantity: Int
+    public var quantity: Decimal
     /// Where it stands.
     public var status: OrderStatus
     /// Shares filled so far.
-    public var filledQuantity: Int
+    public var filledQuantity: Decimal
     /// The average fill price.
     @OptionalDecimalString public var fillPrice: Decimal?
     /// Shares times price.
@@ -333,7 +347,7 @@ public struct OrderPreview: Sendable, Hashable, Encodable {
     /// Buy or sell.
     public var side: OrderSide
     /// Shares.
-    public var quantity: Int
+    public var quantity: Decimal
     /// The estimated price a share.
     @DecimalString public var price: Decimal
     /// Shares times price.
@@ -347,9 +361,9 @@ public struct OrderPreview: Sendable, Hashable, Encodable {
     /// Cash after the order.
     @DecimalString public var cashAfter: Decimal
     /// The most shares affordable (a buy) or held (a sell).
-    public var maxQuantity: Int
+    public var maxQuantity: Decimal
     /// Shares held now.
-    public var held: Int
+    public var held: Decimal
     /// Whether the exchange is in a session.
     public var marketOpen: Bool
     /// Every rule the order would break; empty when it would go through.
@@ -387,7 +401,7 @@ public struct Activity: Sendable, Hashable, Encodable {
     /// The ticker, when it concerns one.
     public var symbol: String?
     /// Shares.
-    public var quantity: Int
+    public var quantity: Decimal
     /// The price a share.
     @OptionalDecimalString public var price: Decimal?
     /// How the cash changed.

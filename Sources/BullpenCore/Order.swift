@@ -30,6 +30,9 @@ public struct OrderRequest: Sendable, Hashable {
     /// Only closes (part of) a position: a sell of at most the shares held, a buy of at most the
     /// shares short, checked when it executes, so that two closes at once never open the other side.
     public var reduceOnly = false
+    /// An order by amount: the dollars to trade. ``quantity`` is then what they buy at the order's
+    /// price, rounded down to the lot (``resolvingNotional(at:lot:)``), zero until it is priced.
+    public var notional: Money?
 
     public var type: OrderType {
         get { terms.type }
@@ -51,6 +54,23 @@ public struct OrderRequest: Sendable, Hashable {
         self.terms = terms
         self.instrument = instrument ?? symbol.instrument
         self.clientOrderID = clientOrderID
+    }
+
+    /// An order for `notional` dollars of `symbol`, its quantity set when it is priced.
+    public init(symbol: Symbol, side: OrderSide, notional: Money, terms: OrderTerms = OrderTerms(type: .market),
+                clientOrderID: String? = nil) {
+        self.init(symbol: symbol, side: side, quantity: .zero, terms: terms, clientOrderID: clientOrderID)
+        self.notional = notional
+    }
+
+    /// This order with an amount turned into a quantity at `price` (the fill price of a market
+    /// order, the limit of a limit order): the most of `lot` whose value is at most the amount.
+    /// An order by quantity is returned as it is.
+    public func resolvingNotional(at price: Price, lot: Lot) -> OrderRequest {
+        guard let notional else { return self }
+        var resolved = self
+        resolved.quantity = price.quantity(affordableWith: notional, lot: lot)
+        return resolved
     }
 }
 

@@ -58,7 +58,16 @@ extension TradingEngine {
             if let closes = rules.tradingCloses, now >= closes { found.append(.tradingClosed(since: closes)) }
         }
         if rules.marketHoursOnly, context.marketOpen == false { found.append(.marketClosed) }
-        do { try validate(request, rules: rules) } catch { found.append(error) }
+        if let amount = request.notional, request.quantity == .zero {
+            // An amount that buys less than a lot: that, and whatever else the order breaks.
+            let lot = rules.lot(for: request.symbol)
+            found.append(.notionalTooSmall(amount, price: price, lot: lot))
+            var probe = request
+            probe.quantity = lot.quantity
+            do { try validate(probe, rules: rules) } catch { found.append(error) }
+        } else {
+            do { try validate(request, rules: rules) } catch { found.append(error) }
+        }
         if request.reduceOnly {
             let held = book.quantity(of: request.symbol)
             if request.side == .sell, request.quantity > max(held, 0) {

@@ -14,6 +14,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case quantityOutOfRange(Quantity, allowed: ClosedRange<Quantity>)
     /// Not a whole number of the instrument's lot (whole shares, or a millionth of a share).
     case quantityNotInLots(Quantity, lot: Lot)
+    /// An order by amount that buys less than one lot at its price.
+    case notionalTooSmall(Money, price: Price, lot: Lot)
     case tooManyHoldings(limit: Int)
     case instrumentNotAllowed(InstrumentKind)
     case marketDataUnavailable
@@ -65,7 +67,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .notTrading: "not_trading"
         case .insufficientFunds: "insufficient_funds"
         case .insufficientShares: "insufficient_shares"
-        case .quantityOutOfRange, .quantityNotInLots: "quantity_out_of_range"
+        case .quantityOutOfRange, .quantityNotInLots, .notionalTooSmall: "quantity_out_of_range"
         case .tooManyHoldings: "too_many_holdings"
         case .instrumentNotAllowed: "instrument_not_allowed"
         case .marketDataUnavailable: "market_data_unavailable"
@@ -111,6 +113,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .quantityNotInLots(let quantity, let lot):
             lot == .whole ? "Quantity \(quantity) is not a whole number of shares: this portfolio trades whole shares."
                 : "Quantity \(quantity) has more decimals than allowed: the smallest amount is \(lot)."
+        case .notionalTooSmall(let amount, let price, let lot):
+            "\(amount.dollars) is less than the smallest amount that trades at \(price.dollars): \(lot == .whole ? "one share" : lot.description)."
         case .tooManyHoldings(let limit):
             "This portfolio may hold at most \(limit) different companies."
         case .instrumentNotAllowed(let kind):

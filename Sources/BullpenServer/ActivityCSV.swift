@@ -17,7 +17,7 @@ struct ActivityCSV {
     mutating func append(_ activity: ActivityDTO, leading: [String] = []) {
         let fields: [String] = leading.map(CSVField.escape) + [
             String(activity.sequence), String(activity.period), timestamps.string(from: activity.createdAt),
-            activity.type, activity.symbol ?? "", String(activity.quantity), activity.price ?? "", activity.amount,
+            activity.type, activity.symbol ?? "", activity.quantity.text, activity.price ?? "", activity.amount,
             activity.commission, activity.realizedPnl ?? "", activity.orderId ?? "",
         ]
         text += fields.joined(separator: ",") + "\n"

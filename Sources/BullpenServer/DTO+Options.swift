@@ -97,9 +97,9 @@ extension OptionSettlementDTO {
         case .expiredWorthless:
             message = "\(count) of \(contract.title) expired worthless with \(stock): the premium paid is lost."
         }
-        self.init(contract: OptionContractDTO(contract), contracts: settlement.contracts.wire, outcome: settlement.outcome.rawValue,
+        self.init(contract: OptionContractDTO(contract), contracts: settlement.contracts.wholePart, outcome: settlement.outcome.rawValue,
                   automatic: settlement.automatic, underlyingPrice: settlement.spot.decimalString,
-                  date: settlement.date.description, shares: shares.wire, cashDelta: settlement.cashDelta.decimalString,
+                  date: settlement.date.description, shares: shares.wholePart, cashDelta: settlement.cashDelta.decimalString,
                   realizedPnl: settlement.realizedPnL.decimalString, message: message)
     }
 }

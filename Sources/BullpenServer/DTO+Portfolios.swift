@@ -18,6 +18,7 @@ extension RulesDTO {
         tradingOpens = rules.tradingOpens
         tradingCloses = rules.tradingCloses
         optionWriting = rules.optionWriting
+        fractionalShares = rules.fractionalShares
         volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
         slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
         if let margin = rules.margin {

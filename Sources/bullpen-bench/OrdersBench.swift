@@ -50,13 +50,14 @@ struct OrdersBench {
         let orders64 = try await Orders.measure(total: orders, clients: 64) { c, k in _ = try await buying(own[c], k) }
         orders64.print(title: "orders, 64 clients, own portfolios")
 
-        let ledger = Mutex<(cash: Int64, shares: [String: Int64])>((0, [:]))
+        let ledger = Mutex<(cash: Int64, shares: [String: Quantity])>((0, [:]))
         let shared64 = try await Orders.measure(total: orders, clients: 64) { c, k in
             let order = try await buying(shared, k)
             let cash = Money(parsing: order.cashDelta)?.cents ?? .min
             ledger.withLock { books in
                 books.cash += cash
-                books.shares[order.symbol, default: 0] += order.side == "buy" ? order.filledQuantity : -order.filledQuantity
+                let filled = Quantity(parsing: order.filledQuantity.text) ?? .max
+                books.shares[order.symbol, default: .zero] += order.side == "buy" ? filled : -filled
             }
         }
         shared64.print(title: "orders, 64 clients, one shared portfolio")
@@ -104,14 +105,14 @@ struct OrdersBench {
 
     /// Whether the shared portfolio's cash and positions are exactly what its acknowledged orders moved.
     static func booksMatch(_ client: HTTPClient, base: String, player: Player,
-                           moved: (cash: Int64, shares: [String: Int64])) async throws -> Bool {
+                           moved: (cash: Int64, shares: [String: Quantity])) async throws -> Bool {
         let summary: PortfolioDTO = try await Orders.call(client, .GET, base + "/api/v1/portfolios/\(player.portfolio)",
                                                           token: player.token, body: Optional<Credentials>.none, expect: 200)
         let positions: PositionList = try await Orders.call(client, .GET, base + "/api/v1/portfolios/\(player.portfolio)/positions",
                                                             token: player.token, body: Optional<Credentials>.none, expect: 200)
         let cash = Money(parsing: summary.cash)?.cents
-        let held = Dictionary(positions.positions.map { ($0.symbol, $0.quantity) }, uniquingKeysWith: +)
-        let exact = cash == Money(dollars: 10_000_000).cents + moved.cash && held == moved.shares.filter { $0.value != 0 }
+        let held = Dictionary(positions.positions.map { ($0.symbol, Quantity(parsing: $0.quantity.text) ?? .max) }, uniquingKeysWith: +)
+        let exact = cash == Money(dollars: 10_000_000).cents + moved.cash && held == moved.shares.filter { $0.value != .zero }
         print(exact ? "  shared portfolio: cash \(summary.cash) and \(held.count) positions exactly what the acknowledged orders moved"
                     : "  SHARED PORTFOLIO MISMATCH: cash \(summary.cash), positions \(held), orders moved \(moved)")
         return exact

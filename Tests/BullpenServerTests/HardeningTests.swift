@@ -157,8 +157,9 @@ struct HardeningTests {
         try await withServer { server in
             let player = try await server.register()
             let orders = "/api/v1/portfolios/\(player.mainPortfolio)/orders"
-            for body in [#"{"symbol":"MSFT","side":"buy","quantity":1.0}"#, #"{"symbol":"MSFT","side":"buy","quantity":1e0}"#] {
-                let reply = try await server.send(.POST, orders, token: player.accessToken, body: body)
+            // Counts are whole numbers as written (quantities, which may have fractions, are the exception).
+            for body in [#"{"name":"L","visibility":"public","rules":{"maxHoldings":5.0}}"#, #"{"name":"L","visibility":"public","rules":{"maxHoldings":5e0}}"#] {
+                let reply = try await server.send(.POST, "/api/v1/leagues", token: player.accessToken, body: body)
                 #expect(reply.status == 400 && reply.text.contains("whole number"), "\(body): \(reply.text)")
             }
             let twice = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":1,"quantity":-1}"#)

@@ -139,7 +139,7 @@ struct OrderPricingAPITests {
     @Test func newOrdersBetweenPagesNeitherRepeatNorHideRows() async throws {
         try await withServer { server in
             let player = try await server.register()
-            for quantity in 1...5 { _ = try await server.order(player, "buy", Int64(quantity), "ACME") }
+            for quantity in 1...5 { _ = try await server.order(player, "buy", ExactNumber(String(quantity)), "ACME") }
             let path = "/api/v1/portfolios/\(player.mainPortfolio)/orders"
             let first = try await server.send(.GET, path + "?limit=2", token: player.accessToken).decode(OrderList.self)
             #expect(first.orders.map(\.quantity) == [5, 4])

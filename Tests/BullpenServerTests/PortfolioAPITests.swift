@@ -126,12 +126,17 @@ struct PortfolioAPITests {
                 ("hold", 1, "MSFT", 400, "validation_failed"),
             ]
             for (side, quantity, symbol, status, code) in cases {
-                let reply = try await server.order(player, side, quantity, symbol)
+                let reply = try await server.order(player, side, ExactNumber(String(quantity)), symbol)
                 #expect(reply.status == status && reply.errorCode == code, "\(side) \(quantity) \(symbol): \(reply.text)")
             }
             let fractional = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,
                                                    body: #"{"symbol":"MSFT","side":"buy","quantity":1.5}"#)
-            #expect(fractional.status == 400 && fractional.errorCode == "validation_failed")
+            // A whole-share portfolio refuses a fraction, saying why; more than eight places is not a quantity at all.
+            #expect(fractional.status == 422 && fractional.errorCode == "quantity_out_of_range" && fractional.text.contains("whole number of shares"),
+                    "\(fractional.text)")
+            let tooFine = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,
+                                                body: #"{"symbol":"MSFT","side":"buy","quantity":0.000000001}"#)
+            #expect(tooFine.status == 400 && tooFine.errorCode == "validation_failed", "\(tooFine.text)")
             for (body, code) in [(#"{"symbol":"MSFT","side":"buy","quantity":1"#, "invalid_json"), ("[1]", "validation_failed"),
                                  ("null", "validation_failed"), (#"{"symbol":"MSFT","side":"buy","quantity":1,"cash":5}"#, "validation_failed")] {
                 let reply = try await server.send(.POST, "/api/v1/portfolios/\(player.mainPortfolio)/orders", token: player.accessToken,

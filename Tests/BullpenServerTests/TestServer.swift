@@ -136,7 +136,7 @@ final class TestServer: Sendable {
     }
 
     /// Places a market order.
-    func order(_ player: Player, _ side: String, _ quantity: Int64, _ symbol: String, portfolio: String? = nil,
+    func order(_ player: Player, _ side: String, _ quantity: ExactNumber, _ symbol: String, portfolio: String? = nil,
                clientOrderId: String? = nil, idempotencyKey: String? = nil) async throws -> Reply {
         try await send(.POST, "/api/v1/portfolios/\(portfolio ?? player.mainPortfolio)/orders", token: player.accessToken,
                        json: PlaceOrderRequest(symbol: symbol, side: side, quantity: quantity, clientOrderId: clientOrderId),

@@ -124,7 +124,7 @@ enum AlpacaMapping {
         guard let side = body.side else { throw APIError.validation("side is required.") }
         guard let qtyText = body.qty else { throw APIError.validation("qty is required.") }
         let qty = try wholeShares(qtyText.text)
-        var native = PlaceOrderRequest(symbol: nativeSymbol(symbol), side: side, quantity: qty, type: body.type ?? "market",
+        var native = PlaceOrderRequest(symbol: nativeSymbol(symbol), side: side, quantity: ExactNumber(String(qty)), type: body.type ?? "market",
                                        clientOrderId: body.clientOrderId)
         native.timeInForce = body.timeInForce ?? "day"
         native.limitPrice = body.limitPrice?.text
@@ -137,7 +137,7 @@ enum AlpacaMapping {
     /// Alpaca's replace request as the native one (`trail` is the old order's kind of trail).
     static func replaceRequest(_ body: AlpacaReplaceRequest, old: OrderRecord) throws -> ReplaceOrderRequest {
         var native = ReplaceOrderRequest()
-        if let qty = body.qty { native.quantity = try wholeShares(qty.text) }
+        if let qty = body.qty { native.quantity = ExactNumber(String(try wholeShares(qty.text))) }
         native.timeInForce = body.timeInForce
         native.limitPrice = body.limitPrice?.text
         native.stopPrice = body.stopPrice?.text

@@ -264,7 +264,7 @@ struct AlpacaTradingRoutes: RouteCollection {
     /// A market order that only closes: checked when it executes, so that two closes at once
     /// never sell into a short (or buy into a long).
     private func close(_ symbol: String, quantity: Int64, short: Bool, caller: KeyCaller, req: Request) async throws -> AlpacaOrder {
-        let native = PlaceOrderRequest(symbol: AlpacaMapping.nativeSymbol(symbol), side: short ? "buy" : "sell", quantity: quantity)
+        let native = PlaceOrderRequest(symbol: AlpacaMapping.nativeSymbol(symbol), side: short ? "buy" : "sell", quantity: ExactNumber(String(quantity)))
         var request = try OrderRoutes.orderRequest(native)
         request.reduceOnly = true
         let (outcome, _) = try await req.bullpen.portfolios.placeOrder(request, in: caller.portfolio, owner: caller.user, idempotency: nil)

@@ -321,6 +321,7 @@ struct LeagueRoutes: RouteCollection {
                                       holdingsVisible: league.settings.holdingsVisible)
         rulesDTO.allowOptions = rules.allowedInstruments.contains(.option)
         rulesDTO.allowOptionWriting = rules.optionWriting
+        rulesDTO.allowFractionalShares = rules.fractionalShares
         rulesDTO.volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
         rulesDTO.slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
         if let margin = rules.margin {

@@ -202,7 +202,21 @@ struct OrderRoutes: RouteCollection {
         case (nil, nil): break
         }
         if let problem = terms.problem { throw APIError.validation(problem) }
-        return OrderRequest(symbol: symbol, side: side, quantity: wholeQuantity(body.quantity), terms: terms, clientOrderID: body.clientOrderId)
+        switch (body.quantity, body.notional) {
+        case (let quantity?, nil):
+            return OrderRequest(symbol: symbol, side: side, quantity: try Self.quantity(quantity), terms: terms,
+                                clientOrderID: body.clientOrderId)
+        case (nil, let text?):
+            guard let amount = Money(parsing: text), amount > .zero, amount <= Money(dollars: 100_000_000) else {
+                throw APIError.validation("notional must be an amount in dollars above zero, at most 100000000, like \"250.00\".")
+            }
+            guard type == .market || type == .limit, !symbol.isOption else {
+                throw APIError.validation("An order by amount (notional) is a market or limit order for shares or coins.")
+            }
+            return OrderRequest(symbol: symbol, side: side, notional: amount, terms: terms, clientOrderID: body.clientOrderId)
+        case (_?, _?): throw APIError.validation("Give either quantity or notional, not both.")
+        case (nil, nil): throw APIError.validation("Give a quantity (shares) or a notional (dollars).")
+        }
     }
 
     /// The request's `Idempotency-Key` with what identifies the request: the portfolio and the

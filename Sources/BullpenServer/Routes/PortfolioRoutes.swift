@@ -48,6 +48,7 @@ struct PortfolioRoutes: RouteCollection {
         var realism = PortfolioRules()
         try realism.setRealism(volumeCap: body.volumeCapPercent, slippage: body.slippagePercent, field: "")
         if body.shortSelling == true { realism.margin = .standard }
+        realism.fractionalShares = body.fractionalShares ?? false
         if let replay = body.replay {
             portfolio = try await req.bullpen.replay().create(owner: caller.user, name: body.name, startingCash: startingCash,
                                                                request: replay, optionWriting: body.optionWriting ?? false, realism: realism)

@@ -65,6 +65,7 @@ struct LeagueService: Sendable {
             }
             rules.optionWriting = true
         }
+        rules.fractionalShares = request.allowFractionalShares ?? false
         try rules.setRealism(volumeCap: request.volumeCapPercent, slippage: request.slippagePercent, field: "rules.")
         try rules.setMargin(allow: request.allowShortSelling, initial: request.initialMarginPercent,
                             maintenance: request.maintenanceMarginPercent)

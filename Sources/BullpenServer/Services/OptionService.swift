@@ -103,9 +103,9 @@ struct OptionService: Sendable {
             let (settlement, after) = try OptionSettlement.exercise(exercise.contract, contracts: exercise.contracts, on: state.book,
                                                                     spot: exercise.spot, date: exercise.date)
             return ExercisePreviewDTO(settlement: OptionSettlementDTO(settlement), cashBefore: cash,
-                                      cashAfter: after.cash.decimalString, held: held.wire, problems: [])
+                                      cashAfter: after.cash.decimalString, held: held.wholePart, problems: [])
         } catch {
-            return ExercisePreviewDTO(settlement: nil, cashBefore: cash, cashAfter: cash, held: held.wire,
+            return ExercisePreviewDTO(settlement: nil, cashBefore: cash, cashAfter: cash, held: held.wholePart,
                                       problems: [ProblemDTO(code: error.code, message: error.message)])
         }
     }

@@ -136,6 +136,19 @@ struct PortfolioService: Sendable {
     /// Prices an order for `symbol` at the portfolio's clock: the symbol must be listed and have
     /// a price then. The market data is asked here, before any write.
     func price(_ request: OrderRequest, for portfolio: PortfolioRecord) async throws -> PricedOrder {
+        var priced = try await quote(request, for: portfolio)
+        if let amount = request.notional {
+            // An order by amount buys what the amount buys at its fill price (a limit order's at its limit).
+            let at = request.terms.fillsAtOnce ? priced.price : (request.terms.limit ?? priced.price)
+            priced.request = request.resolvingNotional(at: at, lot: portfolio.rules.lot(for: request.symbol))
+            let sentence = "\(amount.dollars) buys \(priced.request.quantity) at \(at.dollars)."
+            priced.note = priced.note.map { $0 + " " + sentence } ?? sentence
+        }
+        return priced
+    }
+
+    /// The price `request` would execute at now, as of the portfolio's clock.
+    private func quote(_ request: OrderRequest, for portfolio: PortfolioRecord) async throws -> PricedOrder {
         guard let marketData else { throw OrderRejection.marketDataUnavailable }
         if request.symbol.isOption { return try await priceOption(request, for: portfolio) }
         guard try await marketData.asset(request.symbol) != nil else { throw OrderRejection.unknownSymbol(request.symbol) }
@@ -255,7 +268,7 @@ struct PortfolioService: Sendable {
             preview.problems.append(.orderTypeNotAvailable("At-the-open and at-the-close orders are for replay portfolios."))
         }
         let (_, fill) = OrderEvaluation.evaluate(
-            WorkingOrder(id: OrderID(UUID()), symbol: request.symbol, side: request.side, quantity: request.quantity,
+            WorkingOrder(id: OrderID(UUID()), symbol: request.symbol, side: request.side, quantity: priced.request.quantity,
                          terms: request.terms, waterMark: priced.price, placedOn: SessionDate(time.now()), placedAt: time.now()),
             quote: priced.price, at: priced.pricing.asOf)
         let now = "The price now is \(priced.price.dollars)"

@@ -81,7 +81,7 @@ struct ReplayService: Sendable {
         let quantities = ReplayAdvance.equalWeights(budget: Money(cents: startingCash.cents / 2), prices: prices)
         let rules = PortfolioRules(maxDistinctHoldings: Self.maxHoldings, optionWriting: optionWriting,
                                    volumeCapBasisPoints: realism.volumeCapBasisPoints, slippageBasisPoints: realism.slippageBasisPoints,
-                                   margin: realism.margin)
+                                   margin: realism.margin, fractionalShares: realism.fractionalShares)
         let info = ReplayInfo(start: start, scenario: scenario?.id, holdings: quantities)
         let portfolio = try await store.createPortfolio(owner: owner, name: try await profileName(name, owner: owner),
                                                         startingCash: startingCash, rules: rules, replay: info)

@@ -7,7 +7,8 @@ extension TimeInForce: ExpressibleByArgument {}
 /// `buy` and `sell`: the preview first, then the order once confirmed.
 struct TradeOptions: ParsableArguments {
     @Argument(help: "The symbol, e.g. AAPL.") var symbol: String
-    @Argument(help: "Whole shares.") var quantity: Int
+    @Argument(help: "Shares: whole, or a fraction (0.25) where the portfolio allows fractional shares.") var quantity: String?
+    @Option(help: "Trade this many dollars' worth instead of a quantity (e.g. 250): as much as it buys.") var amount: String?
     @Option(help: "A limit price: the order works until the price reaches it.") var limit: String?
     @Option(help: "A stop price: a market (or with --limit, a limit) order once the price reaches it.") var stop: String?
     @Option(name: .customLong("time-in-force"), help: "day, gtc, ioc, fok, opg or cls.") var timeInForce: TimeInForce?
@@ -15,14 +16,28 @@ struct TradeOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Place it without asking.") var yes = false
 
     func validate() throws {
-        if quantity < 1 { throw ValidationError("the quantity must be a whole number of shares, at least 1") }
+        switch (quantity, amount) {
+        case (nil, nil): throw ValidationError("give a quantity of shares, or --amount in dollars")
+        case (_?, _?): throw ValidationError("give a quantity or --amount, not both")
+        case (let text?, nil):
+            guard let value = Self.decimal(text, places: 8), value > 0 else {
+                throw ValidationError("the quantity must be a number of shares above zero, like 10 or 0.25, not '\(text)'")
+            }
+        case (nil, let text?):
+            guard let value = Self.decimal(text, places: 2), value > 0 else {
+                throw ValidationError("--amount must be dollars above zero, like 250 or 99.50, not '\(text)'")
+            }
+        }
         for (name, value) in [("--limit", limit), ("--stop", stop)] {
             if let value, Self.price(value) == nil { throw ValidationError("\(name) must be a price such as 12.50, not '\(value)'") }
         }
     }
 
-    static func price(_ text: String) -> Decimal? {
-        guard text.range(of: #"^[0-9]+(\.[0-9]{1,4})?$"#, options: .regularExpression) != nil else { return nil }
+    static func price(_ text: String) -> Decimal? { decimal(text, places: 4) }
+
+    /// `text` as a decimal with at most `places` decimal places, read by its digits.
+    static func decimal(_ text: String, places: Int) -> Decimal? {
+        guard text.range(of: "^[0-9]+(\\.[0-9]{1,\(places)})?$", options: .regularExpression) != nil else { return nil }
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 
@@ -34,8 +49,9 @@ struct TradeOptions: ParsableArguments {
         case (nil, _): .stop
         default: .stopLimit
         }
-        return OrderRequest(symbol: symbol.uppercased(), side: side, quantity: quantity, type: type, timeInForce: timeInForce,
-                            limitPrice: limitPrice, stopPrice: stopPrice)
+        return OrderRequest(symbol: symbol.uppercased(), side: side, quantity: quantity.flatMap { Self.decimal($0, places: 8) } ?? 0,
+                            type: type, timeInForce: timeInForce, limitPrice: limitPrice, stopPrice: stopPrice,
+                            notional: amount.flatMap { Self.decimal($0, places: 2) })
     }
 
     func trade(_ side: OrderSide, options: ClientOptions, output: OutputOptions) async throws {
@@ -47,7 +63,7 @@ struct TradeOptions: ParsableArguments {
             if !output.json || !yes {
                 let verb = side == .buy ? "Buy" : "Sell"
                 FileHandle.standardError.write(Data("""
-                \(Terminal.bold("\(verb) \(order.quantity) \(order.symbol)")) in \(chosen.name)\(preview.summary.map { ": \($0)" } ?? "")
+                \(Terminal.bold("\(verb) \(preview.quantity) \(order.symbol)")) in \(chosen.name)\(preview.summary.map { ": \($0)" } ?? "")
                   Price     \(Format.money(preview.price))  \(Terminal.dim(preview.priceNote ?? ""))
                   \(side == .buy ? "Cost    " : "Proceeds") \(Format.money(preview.total)) (commission \(Format.money(preview.commission)))
                   Cash      \(Format.money(preview.cashBefore)) → \(Format.money(preview.cashAfter))

@@ -1,0 +1,115 @@
+import BullpenAPI
+import BullpenCore
+import Foundation
+import NIOHTTP1
+import Testing
+@testable import BullpenServer
+
+/// Fractional shares (a portfolio's or a league's rule) and orders by amount, over HTTP: exact
+/// quantities in and out, one rounding rule (down to the lot), the books balanced.
+@Suite("Fractional shares and orders by amount over HTTP")
+struct FractionalAPITests {
+    func fractionalPortfolio(_ server: TestServer, _ player: TestServer.Player) async throws -> String {
+        let created = try await server.send(.POST, "/api/v1/portfolios", token: player.accessToken,
+                                            body: #"{"name":"Fractions","fractionalShares":true}"#)
+        try #require(created.status == 201, "\(created.text)")
+        let portfolio = try created.decode(PortfolioDTO.self)
+        #expect(portfolio.rules.fractionalShares == true)
+        return portfolio.id
+    }
+
+    @Test func buyingByAmountAndSellingTheRemainderKeepTheBooksExact() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let id = try await fractionalPortfolio(server, player)
+            let orders = "/api/v1/portfolios/\(id)/orders"
+            // $250 of MSFT at $400.00: 0.625 share, exactly $250.00.
+            let preview = try await server.send(.POST, orders + "/preview", token: player.accessToken,
+                                                body: #"{"symbol":"MSFT","side":"buy","notional":"250.00"}"#)
+            try #require(preview.status == 200, "\(preview.text)")
+            #expect(preview.text.contains(#""quantity":0.625"#), "\(preview.text)")
+            let previewed = try preview.decode(OrderPreviewDTO.self)
+            #expect(previewed.quantity == ExactNumber("0.625") && previewed.total == "250.00" && previewed.problems.isEmpty)
+            #expect(previewed.maxQuantity == 250, "all the cash at $400 a share: \(previewed.maxQuantity)")
+
+            let bought = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","notional":"250.00"}"#)
+            try #require(bought.status == 201, "\(bought.text)")
+            let order = try bought.decode(OrderDTO.self)
+            #expect(order.quantity == ExactNumber("0.625") && order.filledQuantity == ExactNumber("0.625") && order.notional == "250.00")
+            // $10 of ACME at $19.50: 0.512820 share (to the millionth, rounded down), $10.00 once rounded to the cent.
+            let acme = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"ACME","side":"buy","notional":"10"}"#)
+            let acmeOrder = try acme.decode(OrderDTO.self)
+            #expect(acmeOrder.quantity == ExactNumber("0.51282") && acmeOrder.notional == "10.00", "\(acme.text)")
+            // By quantity, to the millionth.
+            let third = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":0.333333}"#)
+            #expect(third.status == 201 && (try? third.decode(OrderDTO.self).notional) == "133.33", "\(third.text)")
+            let tooFine = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","quantity":0.0000001}"#)
+            #expect(tooFine.status == 422 && tooFine.errorCode == "quantity_out_of_range" && tooFine.text.contains("0.000001"), "\(tooFine.text)")
+
+            let positions = try await server.send(.GET, "/api/v1/portfolios/\(id)/positions", token: player.accessToken).decode(PositionList.self)
+            let msft = try #require(positions.positions.first { $0.symbol == "MSFT" })
+            #expect(msft.quantity == ExactNumber("0.958333") && msft.costBasis == "383.33" && msft.marketValue == "383.33")
+            // Sell the remainder: nothing left, every cent back.
+            let sold = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"sell","quantity":0.958333}"#)
+            #expect(sold.status == 201 && (try? sold.decode(OrderDTO.self).realizedPnl) == "0.00", "\(sold.text)")
+            let after = try await server.send(.GET, "/api/v1/portfolios/\(id)/positions", token: player.accessToken).decode(PositionList.self)
+            #expect(after.positions.map(\.symbol) == ["ACME"])
+            let summary = try await server.portfolio(player, id)
+            #expect(summary.cash == "99990.00" && summary.equity == "100000.00", "\(summary)")
+            let activity = try await server.send(.GET, "/api/v1/portfolios/\(id)/activities", token: player.accessToken)
+            #expect(activity.text.contains(#""quantity":0.958333"#), "activities carry the exact quantity")
+            try await server.expectBalanced(player, id)
+        }
+    }
+
+    @Test func amountsAreCheckedAndRoundedToTheLot() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let orders = "/api/v1/portfolios/\(player.mainPortfolio)/orders"
+            // A whole-share portfolio: $1,000 of MSFT at $400 buys 2 shares.
+            let whole = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","notional":"1000"}"#)
+            #expect(whole.status == 201 && (try? whole.decode(OrderDTO.self).quantity) == 2, "\(whole.text)")
+            // Less than one share's worth: a clear problem, nothing bought.
+            let small = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","notional":"25.00"}"#)
+            #expect(small.status == 422 && small.errorCode == "quantity_out_of_range" && small.text.contains("one share"), "\(small.text)")
+            let preview = try await server.send(.POST, orders + "/preview", token: player.accessToken,
+                                                body: #"{"symbol":"MSFT","side":"buy","notional":"25.00"}"#).decode(OrderPreviewDTO.self)
+            #expect(preview.quantity == 0 && preview.problems.map(\.code) == ["quantity_out_of_range"])
+            for (body, code) in [
+                (#"{"symbol":"MSFT","side":"buy","notional":"25.00","quantity":1}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy"}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","notional":"-5"}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","notional":"0"}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","notional":"1.005"}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","notional":250}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","notional":"250","type":"stop","stopPrice":"1"}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":"1"}"#, "validation_failed"),
+                (#"{"symbol":"MSFT","side":"buy","quantity":1e40}"#, "quantity_out_of_range"),
+            ] {
+                let reply = try await server.send(.POST, orders, token: player.accessToken, body: body)
+                #expect(reply.errorCode == code, "\(body): \(reply.text)")
+            }
+            let summary = try await server.portfolio(player, player.mainPortfolio)
+            #expect(summary.cash == "99200.00", "only the two whole shares were bought")
+            try await server.expectBalanced(player, player.mainPortfolio)
+        }
+    }
+
+    @Test func aLeagueCanAllowFractionalShares() async throws {
+        try await withServer { server in
+            let owner = try await server.register()
+            let created = try await server.send(.POST, "/api/v1/leagues", token: owner.accessToken,
+                                                body: #"{"name":"Slices","visibility":"public","rules":{"allowFractionalShares":true}}"#)
+            try #require(created.status == 201, "\(created.text)")
+            let league = try created.decode(LeagueDTO.self)
+            #expect(league.rules.allowFractionalShares)
+            let portfolio = try #require(league.myPortfolioId)
+            let order = try await server.send(.POST, "/api/v1/portfolios/\(portfolio)/orders", token: owner.accessToken,
+                                              body: #"{"symbol":"ACME","side":"buy","quantity":0.5}"#)
+            #expect(order.status == 201, "\(order.text)")
+            let plain = try await server.send(.POST, "/api/v1/leagues", token: owner.accessToken,
+                                              body: #"{"name":"Whole","visibility":"public"}"#).decode(LeagueDTO.self)
+            #expect(!plain.rules.allowFractionalShares)
+        }
+    }
+}
