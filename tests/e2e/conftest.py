@@ -30,7 +30,8 @@ def _pack():
 
 @pytest.fixture(scope="session")
 def server():
-    binary = ROOT / ".build" / "debug" / "bullpen"
+    # BULLPEN_BINARY: a copy of the debug build (with its .resources bundles beside it), for a run beside a rebuild.
+    binary = pathlib.Path(os.environ.get("BULLPEN_BINARY") or ROOT / ".build" / "debug" / "bullpen")
     if not binary.exists():
         _skip_or_fail(f"{binary} is missing: run `swift build` first")
     pack = _pack()

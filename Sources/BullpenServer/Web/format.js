@@ -98,6 +98,25 @@ export function isZeroAmount(text) { return isDecimal(text) && isZero(text); }
 /** A count: shares, volume, companies. */
 export function formatNumber(value) { return value == null ? '—' : number.format(value); }
 
+const quantityFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 8 });
+
+/** A quantity of shares, contracts or coins as the server wrote it: "1,200", "0.625", "0.00012345" (every decimal kept). */
+export function formatQuantity(value) { return value == null ? '—' : quantityFormat.format(value); }
+
+/** A quantity (a JSON number of at most 15 digits, 8 decimals) as integer units of 10⁻⁸, exactly: 0.3 → 30000000n. */
+function quantityUnits(value) { return BigInt(Number(value).toFixed(8).replace('.', '')); }
+
+/** `a - b` for two quantities, exactly (0.3 - 0.1 is 0.2, not 0.19999999999999998). */
+export function subtractQuantities(a, b) {
+  const units = quantityUnits(a) - quantityUnits(b);
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(9, '0');
+  return Number(`${negative ? '-' : ''}${digits.slice(0, -8)}.${digits.slice(-8)}`);
+}
+
+/** "1 share", "0.5 shares", "2 shares": a quantity with its noun (one only for exactly 1). */
+export function formatShares(value, one = 'share', many = 'shares') { return `${formatQuantity(value)} ${value === 1 ? one : many}`; }
+
 /** A count with its noun: (1, 'player', 'players') → "1 player", (1200, …) → "1,200 players". */
 export function formatCount(count, one, many) { return `${formatNumber(count)} ${count === 1 ? one : many}`; }
 

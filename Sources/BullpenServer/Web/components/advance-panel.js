@@ -11,7 +11,7 @@ import { route } from '/router.js';
 import { rememberPortfolio } from '/portfolios.js';
 import { confirmDialog } from '/components/dialog.js';
 import { contractsText } from '/options.js';
-import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, formatTradingDays, tone } from '/format.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, formatTradingDays, tone, formatQuantity } from '/format.js';
 
 /** The quick steps: [trading days, label]. */
 export const PRESETS = [[1, '1 day'], [5, '1 week'], [21, '1 month']];
@@ -57,7 +57,7 @@ export function advanceSummary(portfolio) {
     ${a.holdings.length === 0 ? '' : html`<table id="summary-holdings"><caption class="visually-hidden">How each holding moved</caption>
       <thead><tr><th scope="col">Holding</th><th scope="col">Quantity</th><th scope="col" class="hide-narrow">Price</th><th scope="col">Change</th></tr></thead><tbody>
       ${a.holdings.map((h) => html`<tr data-symbol="${h.symbol}"><td><strong>${h.option ? h.option.title : h.symbol}</strong></td>
-        <td>${h.option ? contractsText(h.quantity) : formatNumber(h.quantity)}</td>
+        <td>${h.option ? contractsText(h.quantity) : formatQuantity(h.quantity)}</td>
         <td class="hide-narrow">${formatPrice(h.priceBefore)} → ${formatPrice(h.priceAfter)}${h.option ? html`<div class="small muted">a share</div>` : ''}</td>
         <td class="${tone(h.valueChange)}">${formatSignedMoney(h.valueChange)}<div class="small">${formatPercent(h.changePercent)}</div></td></tr>`)}
       </tbody></table>`}

@@ -3,7 +3,7 @@
 // An option contract (where one is listed here: a league member's holdings) goes by its title, its
 // quantity in contracts and its prices per share, and opens its company's options.
 import { html } from '/html.js';
-import { formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
+import { formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone, formatQuantity } from '/format.js';
 import { endedBadgeFor } from '/components/asset-row.js';
 import { contractsText } from '/options.js';
 
@@ -17,7 +17,7 @@ export function holdingsTable(positions, { trends = false, empty = NO_HOLDINGS }
     ${positions.map((p) => html`<tr class="clickable" tabindex="0" data-symbol="${p.symbol}" ${p.option ? html`data-open="${p.option.underlying}/options"` : ''}>
       <td><strong>${p.option ? p.option.title : p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.option ? 'option contract, prices a share' : p.name ?? ''}</div>
         ${trends ? html`<a class="small" href="#/stock/${p.symbol}/trends" data-trends="${p.symbol}" aria-label="Trends of ${p.symbol}">Trends</a>` : ''}</td>
-      <td>${p.option ? contractsText(p.quantity) : formatNumber(p.quantity)}</td>
+      <td>${p.option ? contractsText(p.quantity) : formatQuantity(p.quantity)}</td>
       <td class="hide-narrow">${formatPrice(p.averageCost)}</td>
       <td class="hide-narrow">${formatPrice(p.lastPrice)}</td>
       <td>${formatMoney(p.marketValue)}</td>

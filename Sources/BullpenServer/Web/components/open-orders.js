@@ -6,13 +6,13 @@ import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { openDialog, closeDialog, confirmDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
-import { STATUS_WORDS } from '/components/trade-sheet.js';
-import { formatMoney, formatNumber, formatPrice, formatMarketTime, formatSessionDate, typedDecimal } from '/format.js';
+import { STATUS_WORDS, parseQuantity } from '/components/trade-sheet.js';
+import { formatMoney, formatNumber, formatPrice, formatMarketTime, formatSessionDate, typedDecimal, formatQuantity, subtractQuantities } from '/format.js';
 
 /** What an order holds, in words. */
 function heldText(order) {
   if (order.heldCash) return `holds ${formatMoney(order.heldCash)}`;
-  if (order.heldShares) return `holds ${formatNumber(order.heldShares)} share${order.heldShares === 1 ? '' : 's'}`;
+  if (order.heldShares) return `holds ${formatQuantity(order.heldShares)} share${order.heldShares === 1 ? '' : 's'}`;
   return '';
 }
 
@@ -27,8 +27,8 @@ function openRow(order) {
   const stop = order.type === 'trailing_stop' && order.currentStop
     ? html` <span class="small muted">Best price so far ${formatPrice(order.waterMark)}; stop now ${formatPrice(order.currentStop)}.</span>` : '';
   return html`<li class="order-row" data-order="${order.id}">
-    <div><strong>${order.summary ?? `${order.side} ${order.quantity} ${order.symbol}`}</strong>${stop}
-      <div class="small muted">${STATUS_WORDS[order.status]}${order.filledQuantity ? ` (${formatNumber(order.filledQuantity)} of ${formatNumber(order.quantity)} filled)` : ''}
+    <div><strong>${order.summary ?? `${order.side} ${formatQuantity(order.quantity)} ${order.symbol}`}</strong>${stop}
+      <div class="small muted">${STATUS_WORDS[order.status]}${order.filledQuantity ? ` (${formatQuantity(order.filledQuantity)} of ${formatQuantity(order.quantity)} filled)` : ''}
         ${[heldText(order), untilText(order)].filter(Boolean).map((text) => ` · ${text}`).join('')}</div></div>
     <div class="row"><button type="button" data-details="${order.id}" aria-label="Details of the ${order.symbol} order">Details</button>
       <button type="button" data-change="${order.id}" aria-label="Change the ${order.symbol} order">Change</button>
@@ -38,7 +38,7 @@ function openRow(order) {
 function endedRow(order) {
   const how = order.status === 'filled' ? `at ${formatPrice(order.fillPrice)}` : '';
   return html`<li class="order-row" data-order="${order.id}">
-    <div>${order.summary ?? `${order.side === 'buy' ? 'Buy' : 'Sell'} ${formatNumber(order.quantity)} ${order.symbol} at the market.`}
+    <div>${order.summary ?? `${order.side === 'buy' ? 'Buy' : 'Sell'} ${formatQuantity(order.quantity)} ${order.symbol} at the market.`}
       <div class="small muted">${STATUS_WORDS[order.status] ?? order.status} ${how}</div></div>
     <div class="row"><button type="button" data-details="${order.id}" aria-label="Details of the ${order.symbol} order">Details</button></div></li>`;
 }
@@ -88,12 +88,12 @@ export async function orderDetails(portfolio, id) {
   let order;
   try { order = await api(`/api/v1/portfolios/${portfolio.id}/orders/${id}`); } catch (error) { toast(errorMessage(error)); return; }
   openDialog(html`<h2 id="dialog-title">${order.symbol}: ${STATUS_WORDS[order.status] ?? order.status}</h2>
-    <p id="order-summary">${order.summary ?? `${order.side === 'buy' ? 'Buy' : 'Sell'} ${formatNumber(order.quantity)} ${order.symbol} at the market.`}</p>
+    <p id="order-summary">${order.summary ?? `${order.side === 'buy' ? 'Buy' : 'Sell'} ${formatQuantity(order.quantity)} ${order.symbol} at the market.`}</p>
     <dl class="figures">
-      <div><dt>Filled</dt><dd>${formatNumber(order.filledQuantity)} of ${formatNumber(order.quantity)}</dd></div>
+      <div><dt>Filled</dt><dd>${formatQuantity(order.filledQuantity)} of ${formatQuantity(order.quantity)}</dd></div>
       ${order.fillPrice ? html`<div><dt>Average fill price</dt><dd>${formatPrice(order.fillPrice)}</dd></div>` : ''}
       ${order.heldCash ? html`<div><dt>Cash held</dt><dd>${formatMoney(order.heldCash)}</dd></div>` : ''}
-      ${order.heldShares ? html`<div><dt>Shares held</dt><dd>${formatNumber(order.heldShares)}</dd></div>` : ''}
+      ${order.heldShares ? html`<div><dt>Shares held</dt><dd>${formatQuantity(order.heldShares)}</dd></div>` : ''}
     </dl>
     ${order.fillNote ? html`<p id="order-fill-note"><strong>How it filled:</strong> ${order.fillNote}</p>`
       : order.priceNote ? html`<p id="order-fill-note"><strong>How it filled:</strong> ${order.priceNote}</p>` : ''}
@@ -106,12 +106,12 @@ export async function orderDetails(portfolio, id) {
 
 /** Changes a working order's quantity or prices: the server replaces it with a new one. */
 function changeDialog(portfolio, order, onChange) {
-  const left = order.quantity - order.filledQuantity;
+  const left = subtractQuantities(order.quantity, order.filledQuantity);
   const trailPercent = order.trailPercent != null;
   openDialog(html`<h2 id="dialog-title">Change the ${order.symbol} order</h2>
     <form id="change-form" novalidate>
       <p class="small muted">${order.summary}</p>
-      <label for="change-quantity">Shares</label><input id="change-quantity" inputmode="numeric" value="${String(left)}">
+      <label for="change-quantity">Shares</label><input id="change-quantity" inputmode="decimal" value="${String(left)}">
       ${order.limitPrice ? html`<label for="change-limit">Limit price ($)</label><input id="change-limit" inputmode="decimal" value="${order.limitPrice}">` : ''}
       ${order.stopPrice ? html`<label for="change-stop">Stop price ($)</label><input id="change-stop" inputmode="decimal" value="${order.stopPrice}">` : ''}
       ${order.trailPrice || order.trailPercent ? html`<label for="change-trail">Trail (${trailPercent ? '%' : '$'})</label>
@@ -122,8 +122,8 @@ function changeDialog(portfolio, order, onChange) {
   document.getElementById('change-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = {};
-    const quantity = Number.parseInt(document.getElementById('change-quantity').value.replace(/[,\s]/g, ''), 10);
-    if (Number.isSafeInteger(quantity) && quantity !== left) body.quantity = quantity;
+    const quantity = parseQuantity(document.getElementById('change-quantity').value, portfolio.rules?.fractionalShares ? 6 : 0);
+    if (quantity != null && quantity !== left) body.quantity = quantity;
     const read = (id) => { const node = document.getElementById(id); return node ? typedDecimal(node.value) : null; };
     if (read('change-limit') && read('change-limit') !== order.limitPrice) body.limitPrice = read('change-limit');
     if (read('change-stop') && read('change-stop') !== order.stopPrice) body.stopPrice = read('change-stop');

@@ -15,7 +15,7 @@ import { OPTIONS_HELP } from '/options.js';
 import { isReplay } from '/portfolios.js';
 import {
   formatMoney, formatNumber, formatPrice, formatSessionDate, formatMarketClock, formatMarketTime,
-  formatSignedMoney, isMarketToday, isZeroAmount, tone, typedDecimal,
+  formatSignedMoney, isMarketToday, isZeroAmount, tone, typedDecimal, formatQuantity,
 } from '/format.js';
 
 /** The order types a stock order may have, and what each asks for. */
@@ -70,21 +70,33 @@ const SHARES = { label: 'Shares', one: 'share', many: 'shares' };
 const CONTRACTS = { label: 'Contracts', one: 'contract', many: 'contracts' };
 
 /** "1 share", "5 contracts". */
-function count(quantity, unit) { return `${formatNumber(quantity)} ${quantity === 1 ? unit.one : unit.many}`; }
+function count(quantity, unit) { return `${formatQuantity(quantity)} ${quantity === 1 ? unit.one : unit.many}`; }
 
 /** A problem of the preview or a refused order, in words; the server's message says the figures. */
 function problemText(problem, quantity, unit = SHARES) {
   if (problem.code === 'insufficient_funds') return `Not enough cash for ${count(quantity, unit)}. ${problem.message}`;
-  if (problem.code === 'insufficient_shares') return `Not enough ${unit.many} to sell ${formatNumber(quantity)}. ${problem.message}`;
+  if (problem.code === 'insufficient_shares') return `Not enough ${unit.many} to sell ${formatQuantity(quantity)}. ${problem.message}`;
   return problem.message;
 }
 
-/** A whole number of shares (or contracts), 1 or more, from a field's text; null otherwise. */
-export function parseQuantity(text) {
+/**
+ * A quantity from a field's text: a whole number of shares (or contracts), 1 or more, or with up to
+ * `places` decimals above zero (fractional shares: 6); null otherwise. It travels as a JSON number,
+ * and a number of at most 15 digits goes through JSON exactly as typed.
+ */
+export function parseQuantity(text, places = 0) {
   const trimmed = text.trim().replace(/[,\s]/g, '');
-  if (!/^\d+$/.test(trimmed)) return null;
-  const quantity = Number.parseInt(trimmed, 10);
-  return Number.isSafeInteger(quantity) && quantity >= 1 ? quantity : null;
+  const pattern = places > 0 ? new RegExp(`^\\d{1,9}(\\.\\d{1,${places}})?$`) : /^\d+$/;
+  if (!pattern.test(trimmed)) return null;
+  const quantity = Number(trimmed);
+  if (places === 0) return Number.isSafeInteger(quantity) && quantity >= 1 ? quantity : null;
+  return quantity > 0 ? quantity : null;
+}
+
+/** Dollars from a field's text ("250", "$1,000.50"): a decimal string above zero with at most two places; null otherwise. */
+export function parseAmount(text) {
+  const typed = typedDecimal(text);
+  return typed && /^\d{1,9}(\.\d{1,2})?$/.test(typed) && /[1-9]/.test(typed) ? typed : null;
 }
 
 /**
@@ -103,6 +115,10 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   // The order's type and prices (stocks only): kept across the edit and review steps.
   let terms = { type: 'market', timeInForce: 'day', limitPrice: '', stopPrice: '', trail: '', trailUnit: 'percent' };
   const replay = isReplay(portfolio);
+  // Stocks may be ordered by amount (dollars), and in fractions where the portfolio's rules allow them.
+  const places = option ? 0 : portfolio.rules?.fractionalShares ? 6 : 0;
+  let by = 'shares';
+  const byAmount = () => !option && by === 'dollars';
 
   /** The body's type fields for the terms chosen (the empty ones left out, for the server to name). */
   const termFields = () => {
@@ -115,7 +131,9 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     return fields;
   };
   const working = () => !option && (terms.type !== 'market' || terms.timeInForce === 'opg' || terms.timeInForce === 'cls');
-  const order = (quantity) => option ? { instrument: 'option', symbol, side, quantity } : { symbol, side, quantity, ...termFields() };
+  /** The order's body: a quantity, or (by amount) the dollars as typed, which the server turns into a quantity. */
+  const order = (quantity) => option ? { instrument: 'option', symbol, side, quantity }
+    : byAmount() ? { symbol, side, notional: quantity, ...termFields() } : { symbol, side, quantity, ...termFields() };
   const ask = (quantity) => api(`/api/v1/portfolios/${portfolio.id}/orders/preview`, { method: 'POST', body: order(quantity) });
   /** Where the price comes from: for a contract, the server's note (the side of the model's quote, a share and a contract). */
   const priceText = (preview) => option
@@ -133,13 +151,13 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
         ? `Each contract written needs the free cash to buy ${formatNumber(option.multiplier)} shares at the strike.`
         : `Each contract written needs ${formatNumber(option.multiplier)} free shares of ${option.underlying} to cover it.`;
     }
-    return buy ? `You can afford up to ${formatNumber(preview.maxQuantity)} ${unit.many}.` : `You hold ${formatNumber(preview.maxQuantity)} ${unit.many}.`;
+    return buy ? `You can afford up to ${formatQuantity(preview.maxQuantity)} ${unit.many}.` : `You hold ${formatQuantity(preview.maxQuantity)} ${unit.many}.`;
   };
 
   /** The type, price and time-in-force fields of a stock order. */
   const termsFields = () => option ? '' : html`<div class="order-terms">
       <div><label for="order-type">Order type</label>
-        <select id="order-type">${ORDER_TYPES.map((t) => html`<option value="${t.value}" ${t.value === terms.type ? 'selected' : ''}>${t.label}</option>`)}</select></div>
+        <select id="order-type">${ORDER_TYPES.map((t) => html`<option value="${t.value}" ${t.value === terms.type ? 'selected' : ''} ${byAmount() && !['market', 'limit'].includes(t.value) ? 'disabled' : ''}>${t.label}</option>`)}</select></div>
       <div data-field="stop"><label for="stop-price">Stop price ($)</label><input id="stop-price" inputmode="decimal" value="${terms.stopPrice}" autocomplete="off"></div>
       <div data-field="limit"><label for="limit-price">Limit price ($)</label><input id="limit-price" inputmode="decimal" value="${terms.limitPrice}" autocomplete="off"></div>
       <div data-field="trail"><label for="trail">Trail</label>
@@ -168,12 +186,18 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
         ${writing ? html`<p class="small notice" id="writing-note">Writing a contract brings its premium now, and binds you until you buy it back or it expires:
           ${option.type === 'put' ? `if it ends in the money you buy ${formatNumber(option.multiplier)} shares a contract at the strike, and that cash stays set aside`
             : `if it ends in the money you deliver ${formatNumber(option.multiplier)} of your shares a contract at the strike, and those shares stay set aside`}.</p>` : ''}
-        <label for="quantity">${unit.label}</label>
-        <div class="stepper"><button type="button" id="minus" aria-label="One ${unit.one} fewer">−</button>
-          <input id="quantity" inputmode="numeric" value="${quantityText}" aria-describedby="trade-max trade-error">
-          <button type="button" id="plus" aria-label="One ${unit.one} more">+</button></div>
+        ${option ? '' : html`<div class="segmented order-by" role="group" aria-label="${verb} by">
+          <button type="button" id="by-shares" aria-pressed="${by === 'shares'}">Shares</button>
+          <button type="button" id="by-dollars" aria-pressed="${by === 'dollars'}">Dollars</button></div>`}
+        <label for="quantity">${byAmount() ? 'Amount ($)' : unit.label}</label>
+        ${byAmount() ? html`<input id="quantity" inputmode="decimal" value="${quantityText}" autocomplete="off" aria-describedby="amount-quantity trade-max trade-error">
+          <p class="small" id="amount-quantity" aria-live="polite"></p>`
+        : html`<div class="stepper"><button type="button" id="minus" aria-label="One ${unit.one} fewer">−</button>
+          <input id="quantity" inputmode="${places > 0 ? 'decimal' : 'numeric'}" value="${quantityText}" aria-describedby="trade-max trade-error">
+          <button type="button" id="plus" aria-label="One ${unit.one} more">+</button></div>`}
         <p class="small muted" id="trade-max"><span id="max-text">${buy ? 'Checking how many you can afford…' : `Checking your ${unit.many}…`}</span>
-          ${writing ? '' : html`<button type="button" class="link" id="max">Use max</button>`}</p>
+          ${writing || byAmount() ? '' : html`<button type="button" class="link" id="max">Use max</button>`}</p>
+        ${places > 0 ? html`<p class="small muted" id="fraction-note">This portfolio trades fractions of a share, down to a millionth (0.000001).</p>` : ''}
         <p class="estimate-line"><span id="estimate-label">${working() ? (buy ? 'Held until it fills' : 'Estimated proceeds now') : buy ? 'Estimated cost' : 'Estimated proceeds'}</span>: <strong id="estimate" aria-live="polite">—</strong></p>
         <p class="small notice" id="short-note" hidden>A short sale: you sell shares you do not own, borrowed, and buy them back later.
           You gain if the price falls and lose if it rises, without limit. The proceeds and half as much again stay in your cash as collateral,
@@ -194,6 +218,8 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       document.getElementById('estimate').textContent = '—';
       document.getElementById('cash-after').textContent = '—';
       document.getElementById('price-note').textContent = '';
+      const buys = document.getElementById('amount-quantity');
+      if (buys) buys.textContent = '';
       document.getElementById('commission-note').hidden = true;
     };
     const show = (preview) => {
@@ -208,11 +234,18 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       commission.textContent = `Includes a commission of ${formatMoney(preview.commission)}.`;
       document.getElementById('cash-after').textContent = formatMoney(preview.cashAfter);
       document.getElementById('max-text').textContent = mostText(preview);
+      const buys = document.getElementById('amount-quantity');
+      if (buys) {
+        buys.textContent = preview.quantity > 0
+          ? `${formatMoney(preview.notional)} ${buy ? 'buys' : 'sells'} ${count(preview.quantity, unit)} at ${formatPrice(preview.price)} a share${places > 0 ? '' : ' (whole shares: this portfolio does not trade fractions)'}.`
+          : '';
+      }
       error.textContent = preview.problems.map((problem) => problemText(problem, preview.quantity, unit)).join(' ');
     };
     /** Asks the server about the quantity in the field; answers the preview, or null. */
+    const typed = () => byAmount() ? parseAmount(input.value) : parseQuantity(input.value, places);
     const estimate = async () => {
-      const quantity = parseQuantity(input.value);
+      const quantity = typed();
       const mine = ++seq;
       if (quantity == null) { clear(); return null; }
       try {
@@ -226,17 +259,26 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       }
     };
     const later = debounce(estimate, 250);
-    const step = (by) => {
-      const quantity = parseQuantity(input.value) ?? (by > 0 ? 0 : 2);
-      input.value = String(Math.max(1, quantity + by));
+    const step = (delta) => {
+      const quantity = parseQuantity(input.value, places) ?? (delta > 0 ? 0 : 2);
+      input.value = String(Math.max(1, Math.floor(quantity) + delta));
       later();
     };
-    document.getElementById('minus').addEventListener('click', () => step(-1));
-    document.getElementById('plus').addEventListener('click', () => step(1));
+    document.getElementById('minus')?.addEventListener('click', () => step(-1));
+    document.getElementById('plus')?.addEventListener('click', () => step(1));
+    const switchTo = (mode) => {
+      if (mode === by) return;
+      by = mode;
+      if (by === 'dollars' && !['market', 'limit'].includes(terms.type)) terms = { ...terms, type: 'market' };
+      editStep(by === 'dollars' ? '' : '1');
+      document.getElementById(by === 'dollars' ? 'by-dollars' : 'by-shares').focus();
+    };
+    document.getElementById('by-shares')?.addEventListener('click', () => switchTo('shares'));
+    document.getElementById('by-dollars')?.addEventListener('click', () => switchTo('dollars'));
     document.getElementById('max')?.addEventListener('click', async () => {
       const known = latest ?? await ask(1).catch(() => null);
       if (!known || !isShowing(form)) return;
-      input.value = String(Math.max(1, most(known)));
+      input.value = String(places > 0 ? most(known) : Math.max(1, most(known)));
       later.cancel();
       estimate();
     });
@@ -260,8 +302,9 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       later.cancel();
-      if (parseQuantity(input.value) == null) {
-        error.textContent = `Enter a whole number of ${unit.many}, 1 or more.`;
+      if (typed() == null) {
+        error.textContent = byAmount() ? 'Enter an amount in dollars, like 250 or 99.50.'
+          : places > 0 ? `Enter a number of ${unit.many} above zero, with at most ${places} decimals.` : `Enter a whole number of ${unit.many}, 1 or more.`;
         input.focus();
         return;
       }
@@ -270,13 +313,13 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       const preview = await estimate();
       if (!isShowing(form)) return;
       review.disabled = false;
-      if (preview) reviewStep(preview);
+      if (preview) reviewStep(preview, byAmount() ? typed() : null);
     });
     estimate();
     input.select();
   }
 
-  function reviewStep(preview) {
+  function reviewStep(preview, amount = null) {
     let key = newIdempotencyKey();   // one key per reviewed order: retries after a network drop fill once
     const blocked = preview.problems.length > 0;
     const problems = preview.problems.map((problem) => problemText(problem, preview.quantity, unit)).join(' ');
@@ -286,7 +329,10 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
         <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}. Do you want to complete this transaction?</p>`
       : preview.summary ? html`<p id="review-sentence"><strong>${preview.summary}</strong></p>
         <p class="small muted">${preview.priceNote ?? ''}</p>`
-      : html`<p>${buy ? 'Buy' : 'Sell'} <strong>${formatNumber(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
+      : amount ? html`<p id="review-sentence">${buy ? 'Buy' : 'Sell'} <strong>${formatMoney(amount)}</strong> of <strong>${symbol}</strong>: about
+        <strong>${count(preview.quantity, unit)}</strong> at about <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.
+        The quantity is set when the order fills, at its price then.</p>`
+      : html`<p>${buy ? 'Buy' : 'Sell'} <strong>${formatQuantity(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
         <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.</p>`}
       <dl class="figures" id="review-figures">
         ${isZeroAmount(preview.commission) ? '' : html`
@@ -300,7 +346,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       <div id="trade-result" role="status"></div>
       <div class="actions"><button class="primary" id="confirm" ${blocked ? 'disabled' : ''}>${option ? `Yes, ${verb.toLowerCase()}` : preview.summary ? 'Place order' : buy ? 'Place buy order' : 'Place sell order'}</button>
         <button type="button" id="back">Change</button><button type="button" data-close id="cancel-trade">Cancel</button></div>`);
-    document.getElementById('back').addEventListener('click', () => editStep(String(preview.quantity)));
+    document.getElementById('back').addEventListener('click', () => editStep(amount ?? String(preview.quantity)));
     const confirm = document.getElementById('confirm');
     confirm.addEventListener('click', async () => {
       const error = document.getElementById('trade-error');
@@ -309,7 +355,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       error.textContent = '';
       try {
         const filled = await api(`/api/v1/portfolios/${portfolio.id}/orders`, { method: 'POST', idempotencyKey: key,
-          body: order(preview.quantity) });
+          body: order(amount ?? preview.quantity) });
         if (!isShowing(confirm)) return;
         showResult(filled);
       } catch (problem) {
@@ -329,7 +375,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     if (order.status !== 'filled') return showPlaced(order);
     const bought = order.side === 'buy';
     const commission = isZeroAmount(order.commission) ? '' : ` ${bought ? 'plus' : 'less'} ${formatMoney(order.commission)} commission`;
-    const what = order.option ? `${count(order.filledQuantity, CONTRACTS)} of ${order.option.title}` : `${formatNumber(order.filledQuantity)} ${order.symbol}`;
+    const what = order.option ? `${count(order.filledQuantity, CONTRACTS)} of ${order.option.title}` : `${formatQuantity(order.filledQuantity)} ${order.symbol}`;
     render(document.getElementById('trade-result'), html`<p class="${bought ? 'up' : ''}"><strong>Done.</strong>
       ${bought ? 'Bought' : 'Sold'} ${what} at ${formatPrice(order.fillPrice)}${order.option ? ' a share' : ''}, ${priceOrigin(order, true)}.
       ${bought ? 'Paid' : 'Received'} ${formatMoney(order.notional)}${commission}.

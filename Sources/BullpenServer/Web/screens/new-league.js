@@ -133,6 +133,8 @@ export default async function newLeagueScreen({ live }) {
         'How many companies a player may hold at once.')}
       <div id="market-hours-field">${checkField('league-market-hours', 'Trade only while the market is open',
         'Orders are taken from 9:30 AM to 4:00 PM New York time on trading days only. Off: orders outside those hours fill at the last price.', false)}</div>
+      ${checkField('league-fractional', 'Players may trade fractions of a share',
+        'On: orders of 0.5 share, or of $250 worth, down to a millionth of a share. Off: whole shares only (an order by amount buys whole shares).', false)}
       ${checkField('league-late-join', 'Players may join after the start', 'Off: once the league has started, no one new can join.', true)}
       ${checkField('league-holdings-visible', "Players see each other's holdings and trades",
         'Everyone always sees the standings (equity, return, rank). On: they also see what each player holds and trades. You, the owner, always do.', false)}
@@ -204,6 +206,7 @@ export default async function newLeagueScreen({ live }) {
     }
     if (body.clock.mode === 'live') rules.marketHoursOnly = document.getElementById('league-market-hours').checked;
     rules.lateJoin = document.getElementById('league-late-join').checked;
+    if (document.getElementById('league-fractional').checked) rules.allowFractionalShares = true;
     rules.holdingsVisible = document.getElementById('league-holdings-visible').checked;
     body.rules = rules;
     if (startsAt) body.startsAt = startsAt;

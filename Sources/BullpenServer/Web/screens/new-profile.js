@@ -32,6 +32,7 @@ export default async function newProfileScreen({ live }) {
       <label for="profile-cash">Starting cash (100 to 10,000,000)</label>
       <input id="profile-cash" inputmode="decimal" value="100000" aria-describedby="profile-cash-error">
       <p class="error" id="profile-cash-error" role="alert"></p>
+      <label class="check row" for="profile-fractional"><input type="checkbox" id="profile-fractional"> Trade fractions of a share (down to a millionth)</label>
       <fieldset>
         <legend>Start with</legend>
         <label class="check"><input type="radio" name="start-with" value="none" checked> Cash only</label>
@@ -89,6 +90,7 @@ export default async function newProfileScreen({ live }) {
     try {
       const created = await api('/api/v1/portfolios', { method: 'POST', body: {
         ...(name ? { name } : {}), ...(cash ? { startingCash: cash } : {}), replay,
+        ...(document.getElementById('profile-fractional').checked ? { fractionalShares: true } : {}),
       } });
       selectPortfolio(created.id);
       toast(`Created ${created.name}.`);

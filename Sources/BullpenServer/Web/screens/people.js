@@ -10,7 +10,7 @@ import { loadPortfolios } from '/portfolios.js';
 import { moreButton, setupPager } from '/components/pager.js';
 import { confirmDialog } from '/components/dialog.js';
 import { toast } from '/components/toast.js';
-import { formatDate, formatDateTime, formatNumber, formatPercent, formatPrice, formatShare, tone } from '/format.js';
+import { formatDate, formatDateTime, formatNumber, formatPercent, formatPrice, formatShare, tone, formatQuantity } from '/format.js';
 
 const VISIBILITY = {
   private: 'Private: only you',
@@ -31,7 +31,7 @@ function feedItem(item) {
   if (item.kind === 'trade') {
     const t = item.trade;
     const verb = t.side === 'buy' ? 'bought' : 'sold';
-    what = html`${verb} ${t.quantity != null ? html`${formatNumber(t.quantity)} ` : ''}<strong>${t.symbol}</strong>
+    what = html`${verb} ${t.quantity != null ? html`${formatQuantity(t.quantity)} ` : ''}<strong>${t.symbol}</strong>
       at ${formatPrice(t.price)}${t.replayDate ? html`, the close of ${formatDate(t.replayDate)} in a replay,` : ''} in <em>${t.portfolioName}</em>`;
   } else if (item.kind === 'achievement') {
     what = html`earned <strong>★ ${item.achievement.name}</strong> <span class="small muted">(${item.achievement.description})</span>`;
@@ -107,7 +107,7 @@ function weightBars(portfolio) {
     <li><span class="weight-label" title="${row.title}">${row.label}</span>
       <svg class="weight-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
         <rect width="${Math.max(0, Math.min(100, Number(row.weight)))}" height="10"></rect></svg>
-      <span class="weight-figure">${formatShare(row.weight)}${row.quantity != null ? html` <span class="small muted">· ${formatNumber(row.quantity)}</span>` : ''}</span></li>`)}</ul>`;
+      <span class="weight-figure">${formatShare(row.weight)}${row.quantity != null ? html` <span class="small muted">· ${formatQuantity(row.quantity)}</span>` : ''}</span></li>`)}</ul>`;
 }
 
 function publicPortfolio(portfolio) {

@@ -170,13 +170,15 @@ function newPortfolioDialog() {
   confirmDialog({
     title: 'New portfolio',
     body: html`<label for="new-name">Name</label><input id="new-name" required maxlength="50">
-      <label for="new-cash">Starting cash (1,000 to 10,000,000)</label><input id="new-cash" inputmode="decimal" value="100000">`,
+      <label for="new-cash">Starting cash (1,000 to 10,000,000)</label><input id="new-cash" inputmode="decimal" value="100000">
+      <label class="check row" for="new-fractional"><input type="checkbox" id="new-fractional"> Trade fractions of a share (down to a millionth)</label>`,
     confirmLabel: 'Create',
     danger: false,
     run: async () => {
       const cash = typedDecimal(document.getElementById('new-cash').value);
       const created = await api('/api/v1/portfolios', { method: 'POST', body: {
         name: document.getElementById('new-name').value, ...(cash ? { startingCash: cash } : {}),
+        ...(document.getElementById('new-fractional').checked ? { fractionalShares: true } : {}),
       } });
       selectPortfolio(created.id);
       route();

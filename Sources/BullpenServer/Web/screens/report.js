@@ -8,11 +8,11 @@ import { loadSelectedPortfolio, isReplay } from '/portfolios.js';
 import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
 import { statCard } from '/components/stat-card.js';
 import { contractsText } from '/options.js';
-import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatShare, formatSignedMoney, tone } from '/format.js';
+import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatShare, formatSignedMoney, tone, formatQuantity } from '/format.js';
 
 /** What a closed trade did, in words: "Sold 5 MSFT at $25.00 on Mar 2, 2009", "Bought back 1 contract of AAPL Mar 20 $90 Call at …". */
 function tradeNote(t) {
-  const what = t.option ? `${contractsText(t.quantity)} of ${t.option.title}` : `${formatNumber(t.quantity)} ${t.symbol}`;
+  const what = t.option ? `${contractsText(t.quantity)} of ${t.option.title}` : `${formatQuantity(t.quantity)} ${t.symbol}`;
   return `${t.side === 'buy' ? 'Bought back' : 'Sold'} ${what} at ${formatPrice(t.price)}${t.option ? ' a share' : ''} on ${formatDate(t.date)}`;
 }
 

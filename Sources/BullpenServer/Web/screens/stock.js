@@ -21,7 +21,7 @@ import { optionChainSection, setupOptionChain } from '/components/option-chain.j
 import { closedReason, portfolioRulePhrases } from '/leagues.js';
 import { optionsAllowed } from '/options.js';
 import { alertsSection, setupAlerts } from '/components/price-alerts.js';
-import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone } from '/format.js';
+import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone, formatQuantity } from '/format.js';
 
 /** The chart's ranges: [id, label, range asked of the server, bars kept from its end (all when null)]. */
 const RANGES = ['5D', '1M', '3M', '6M', '1Y', '5Y', 'MAX'].map((r) => [r, r, r, null]);
@@ -33,7 +33,7 @@ function fact(term, value, className = '') {
 
 function positionCards(held) {
   return html`<h2>Your position</h2><div class="grid">
-    <div class="card stat"><div class="label">Shares</div><div class="value" id="held-quantity">${formatNumber(held.quantity)}</div></div>
+    <div class="card stat"><div class="label">Shares</div><div class="value" id="held-quantity">${formatQuantity(held.quantity)}</div></div>
     <div class="card stat"><div class="label">Average cost</div><div class="value">${formatPrice(held.averageCost)}</div></div>
     <div class="card stat"><div class="label">Value</div><div class="value">${formatMoney(held.marketValue)}</div></div>
     <div class="card stat"><div class="label">Unrealized P&amp;L</div><div class="value ${tone(held.unrealizedPnl)}">${formatSignedMoney(held.unrealizedPnl)}</div></div></div>`;
