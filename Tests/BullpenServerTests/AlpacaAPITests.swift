@@ -218,6 +218,32 @@ struct AlpacaAPITests {
         }
     }
 
+    /// A portfolio that trades fractions of a share takes Alpaca's fractional `qty`, `notional`, and
+    /// a close by percentage to the millionth; positions and fills carry the exact quantities.
+    @Test func fractionalOrdersAndNotionalThroughAlpaca() async throws {
+        try await withServer { server in
+            let alice = try await server.register()
+            let created = try await server.send(.POST, "/api/v1/portfolios", token: alice.accessToken,
+                                                body: #"{"name":"Slices","fractionalShares":true}"#).decode(PortfolioDTO.self)
+            let key = try await Self.makeKey(server, alice, portfolio: created.id)
+            let half = try await server.send(.POST, "/alpaca/v2/orders", body: #"{"symbol":"MSFT","qty":"0.5","side":"buy","type":"market","time_in_force":"day"}"#,
+                                             headers: key.headers)
+            #expect(half.status == 200 && (try? half.json()["filled_qty"] as? String) == "0.5", "\(half.text)")
+            let amount = try await server.send(.POST, "/alpaca/v2/orders", body: #"{"symbol":"MSFT","notional":100,"side":"buy","type":"market","time_in_force":"day"}"#,
+                                               headers: key.headers)
+            #expect(amount.status == 200 && (try? amount.json()["filled_qty"] as? String) == "0.25", "\(amount.text)")
+            let position = try await server.send(.GET, "/alpaca/v2/positions/MSFT", headers: key.headers)
+            #expect((try? position.json()["qty"] as? String) == "0.75" && (try? position.json()["market_value"] as? String) == "300.00", "\(position.text)")
+            let closed = try await server.send(.DELETE, "/alpaca/v2/positions/MSFT?percentage=33.3333", headers: key.headers)
+            #expect(closed.status == 200 && (try? closed.json()["qty"] as? String) == "0.249999", "\(closed.text)")
+            let rest = try await server.send(.DELETE, "/alpaca/v2/positions", headers: key.headers)
+            #expect(rest.status == 207, "\(rest.text)")
+            let summary = try await server.portfolio(alice, created.id)
+            #expect(summary.cash == "100000.00" && summary.holdingsCount == 0, "\(summary)")
+            try await server.expectBalanced(alice, created.id)
+        }
+    }
+
     /// Orders through the Alpaca API move the same ledger as the native API, with the same rules;
     /// refusals come in Alpaca's format with the native code beside.
     @Test func ordersGoThroughTheSameLedgerAndRules() async throws {
@@ -245,8 +271,11 @@ struct AlpacaAPITests {
             let cases: [(String, Int, Int, String)] = [
                 (#"{"symbol":"MSFT","qty":1000,"side":"buy","type":"market","time_in_force":"day"}"#, 403, 40310000, "insufficient_funds"),
                 (#"{"symbol":"MSFT","qty":5,"side":"sell","type":"market","time_in_force":"day"}"#, 403, 40310000, "insufficient_shares"),
-                (#"{"symbol":"MSFT","qty":1.5,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 42210000, "not_supported"),
-                (#"{"symbol":"MSFT","notional":250,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 42210000, "not_supported"),
+                // A whole-share portfolio: a fraction is refused, and $250 buys less than one $400 share.
+                (#"{"symbol":"MSFT","qty":1.5,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 42210000, "quantity_out_of_range"),
+                (#"{"symbol":"MSFT","notional":250,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 42210000, "quantity_out_of_range"),
+                (#"{"symbol":"MSFT","qty":1,"notional":250,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "validation_failed"),
+                (#"{"symbol":"MSFT","qty":0.000000001,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "validation_failed"),
                 (#"{"symbol":"MSFT","qty":1,"side":"buy","type":"limit","limit_price":100,"time_in_force":"gtc","order_class":"bracket","take_profit":{"limit_price":110},"stop_loss":{"stop_price":90}}"#, 422, 42210000, "not_supported"),
                 (#"{"symbol":"BTC/USD","qty":1,"side":"buy","type":"market","time_in_force":"gtc"}"#, 422, 42210000, "not_supported"),
                 (#"{"symbol":"MSFT","qty":1,"side":"buy","type":"market","time_in_force":"day","extended_hours":true}"#, 422, 42210000, "not_supported"),

@@ -73,30 +73,25 @@ enum AlpacaMapping {
 
     // MARK: Orders
 
-    /// A quantity as sent (`5`, `"5"`, `5.0`): whole shares, a fraction (not offered yet), too
-    /// large, or not a number at all. The whole text must be the number: `"5abc"` is not 5.
-    enum Shares: Equatable {
-        case whole(Int64), fractional, tooLarge, invalid
-    }
-
-    static func shares(_ text: String) -> Shares {
-        guard text.range(of: "^[0-9]+(\\.[0-9]+)?$", options: .regularExpression) != nil else { return .invalid }
-        let parts = text.split(separator: ".", maxSplits: 1)
-        if parts.count == 2, parts[1].contains(where: { $0 != "0" }) { return .fractional }
-        let digits = parts[0].drop { $0 == "0" }
-        guard digits.count <= 15 else { return .tooLarge }
-        return .whole(digits.isEmpty ? 0 : FixedPoint.parse(String(digits), scale: 0) ?? 0)
-    }
-
-    /// Whole shares above zero from `text`, or the error that says why not.
-    static func wholeShares(_ text: String, field: String = "qty") throws -> Int64 {
-        switch shares(text) {
-        case .whole(let count) where count > 0: return count
-        case .whole: throw APIError(.quantityOutOfRange, "\(field) must be at least 1 share.")
-        case .fractional: throw APIError(.notSupported, "Fractional shares are not offered yet: \(field) must be a whole number of shares.")
-        case .tooLarge: throw APIError(.quantityOutOfRange, "\(field) is far too large.")
-        case .invalid: throw APIError.validation("\(field) must be a number of shares, like 10.")
+    /// A quantity as sent (`5`, `"5"`, `5.0`, `0.25`) above zero with at most eight decimals, or the
+    /// error that says why not. The whole text must be the number: `"5abc"` is not 5. Whether a
+    /// fraction may be traded is the portfolio's rule, checked with the order.
+    static func quantity(_ text: String, field: String = "qty") throws -> Quantity {
+        guard text.range(of: "^[0-9]+(\\.[0-9]+)?$", options: .regularExpression) != nil else {
+            throw APIError.validation("\(field) must be a number of shares, like 10 or 0.5.")
         }
+        var trimmed = Substring(text)
+        if trimmed.contains(".") { while trimmed.hasSuffix("0") { trimmed.removeLast() } }
+        if trimmed.hasSuffix(".") { trimmed.removeLast() }
+        let digits = trimmed.drop { $0 == "0" }
+        if (digits.split(separator: ".", omittingEmptySubsequences: false).first?.count ?? 0) > 11 {
+            throw APIError(.quantityOutOfRange, "\(field) is far too large.")
+        }
+        guard let quantity = Quantity(parsing: String(trimmed)) else {
+            throw APIError.validation("\(field) may have at most \(Quantity.scale) decimal places.")
+        }
+        guard quantity > .zero else { throw APIError(.quantityOutOfRange, "\(field) must be above zero.") }
+        return quantity
     }
 
     /// Alpaca's order request as the native one; what Bullpen does not simulate is refused with a reason.
@@ -110,9 +105,6 @@ enum AlpacaMapping {
         if body.extendedHours == true {
             throw APIError(.notSupported, "Extended-hours trading is not simulated: orders work in the regular session.")
         }
-        if body.notional != nil {
-            throw APIError(.notSupported, "Orders by notional amount need fractional shares, which are not offered yet: give qty in whole shares.")
-        }
         if let intent = body.positionIntent, !["buy_to_open", "buy_to_close", "sell_to_open", "sell_to_close"].contains(intent) {
             throw APIError.validation("position_intent must be buy_to_open, buy_to_close, sell_to_open or sell_to_close.")
         }
@@ -122,10 +114,14 @@ enum AlpacaMapping {
         }
         if symbol.contains("/") { throw APIError(.notSupported, "Crypto is not offered yet: Bullpen trades US stocks.") }
         guard let side = body.side else { throw APIError.validation("side is required.") }
-        guard let qtyText = body.qty else { throw APIError.validation("qty is required.") }
-        let qty = try wholeShares(qtyText.text)
-        var native = PlaceOrderRequest(symbol: nativeSymbol(symbol), side: side, quantity: ExactNumber(String(qty)), type: body.type ?? "market",
+        var native = PlaceOrderRequest(symbol: nativeSymbol(symbol), side: side, quantity: nil, type: body.type ?? "market",
                                        clientOrderId: body.clientOrderId)
+        switch (body.qty, body.notional) {
+        case (let qty?, nil): native.quantity = try quantity(qty.text).wire
+        case (nil, let notional?): native.notional = notional.text
+        case (_?, _?): throw APIError.validation("Give qty or notional, not both.")
+        case (nil, nil): throw APIError.validation("qty or notional is required.")
+        }
         native.timeInForce = body.timeInForce ?? "day"
         native.limitPrice = body.limitPrice?.text
         native.stopPrice = body.stopPrice?.text
@@ -137,7 +133,7 @@ enum AlpacaMapping {
     /// Alpaca's replace request as the native one (`trail` is the old order's kind of trail).
     static func replaceRequest(_ body: AlpacaReplaceRequest, old: OrderRecord) throws -> ReplaceOrderRequest {
         var native = ReplaceOrderRequest()
-        if let qty = body.qty { native.quantity = ExactNumber(String(try wholeShares(qty.text))) }
+        if let qty = body.qty { native.quantity = try quantity(qty.text).wire }
         native.timeInForce = body.timeInForce
         native.limitPrice = body.limitPrice?.text
         native.stopPrice = body.stopPrice?.text

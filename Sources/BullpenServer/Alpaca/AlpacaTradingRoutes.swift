@@ -217,24 +217,28 @@ struct AlpacaTradingRoutes: RouteCollection {
         let qty = req.query[String.self, at: "qty"], percentage = req.query[String.self, at: "percentage"]
         if qty != nil, percentage != nil { throw APIError.validation("Give qty or percentage, not both.") }
         guard let position = try await AlpacaMapping.positions(caller, req: req).first(where: { Self.names(wanted, $0) }),
-              let held = Int64(position.qty)
+              let held = Quantity(parsing: position.qty)
         else { throw APIError(.notFound, "There is no position in \(wanted).") }
-        var quantity = abs(held)
+        var quantity = held.magnitude
         if let qty {
-            let value = try AlpacaMapping.wholeShares(qty)
+            let value = try AlpacaMapping.quantity(qty)
             guard value <= quantity else { throw APIError(.insufficientShares, "The position holds \(quantity) shares, fewer than \(value).") }
             quantity = value
         } else if let percentage {
-            // Any number of decimals (Alpaca takes them); whole shares, rounded down.
+            // Any number of decimals (Alpaca takes them); rounded down to the lot the portfolio trades in.
             guard percentage.range(of: "^[0-9]{1,3}(\\.[0-9]{1,9})?$", options: .regularExpression) != nil,
                   let percent = FixedPoint.parse(percentage, scale: 9), percent > 0, percent <= 100_000_000_000 else {
                 throw APIError.validation("percentage must be above 0 and at most 100.")
             }
-            quantity = Int64(Int128(quantity) * Int128(percent) / 100_000_000_000)
-            guard quantity > 0 else { throw APIError(.notSupported, "That percentage is less than one share: fractional shares are not offered yet.") }
+            let rules = try await req.bullpen.store.portfolioForPricing(caller.portfolio, owner: caller.user).rules
+            let lot = Symbol(position.symbol).map(rules.lot(for:)) ?? .whole
+            quantity = percent == 100_000_000_000 ? quantity : quantity.scaled(by: percent, over: 100_000_000_000, lot: lot)
+            guard quantity > .zero else {
+                throw APIError(.quantityOutOfRange, "That percentage is less than the smallest amount this portfolio trades (\(lot)).")
+            }
         }
         try await req.bullpen.takeOrder(by: caller.user)
-        let order = try await close(position.symbol, quantity: quantity, short: held < 0, caller: caller, req: req)
+        let order = try await close(position.symbol, quantity: quantity, short: held < .zero, caller: caller, req: req)
         return try alpacaJSON(order)
     }
 
@@ -247,9 +251,9 @@ struct AlpacaTradingRoutes: RouteCollection {
         if cancelFirst { _ = try await cancelOpenOrders(caller, req: req) }
         var results: [AlpacaCloseResult] = []
         for position in try await AlpacaMapping.positions(caller, req: req) {
-            guard let held = Int64(position.qty), held != 0 else { continue }
+            guard let held = Quantity(parsing: position.qty), held != .zero else { continue }
             do {
-                let order = try await close(position.symbol, quantity: abs(held), short: held < 0, caller: caller, req: req)
+                let order = try await close(position.symbol, quantity: held.magnitude, short: held < .zero, caller: caller, req: req)
                 results.append(AlpacaCloseResult(symbol: position.symbol, status: 200, order: order, failure: nil))
             } catch {
                 let apiError = APIError(error)
@@ -263,8 +267,8 @@ struct AlpacaTradingRoutes: RouteCollection {
 
     /// A market order that only closes: checked when it executes, so that two closes at once
     /// never sell into a short (or buy into a long).
-    private func close(_ symbol: String, quantity: Int64, short: Bool, caller: KeyCaller, req: Request) async throws -> AlpacaOrder {
-        let native = PlaceOrderRequest(symbol: AlpacaMapping.nativeSymbol(symbol), side: short ? "buy" : "sell", quantity: ExactNumber(String(quantity)))
+    private func close(_ symbol: String, quantity: Quantity, short: Bool, caller: KeyCaller, req: Request) async throws -> AlpacaOrder {
+        let native = PlaceOrderRequest(symbol: AlpacaMapping.nativeSymbol(symbol), side: short ? "buy" : "sell", quantity: quantity.wire)
         var request = try OrderRoutes.orderRequest(native)
         request.reduceOnly = true
         let (outcome, _) = try await req.bullpen.portfolios.placeOrder(request, in: caller.portfolio, owner: caller.user, idempotency: nil)
