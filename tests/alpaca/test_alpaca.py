@@ -809,9 +809,9 @@ def test_watchlists_are_created_changed_and_deleted(player):
     (market("AAPL", 100_000), 403, 40310000, "insufficient_funds"),
     (market("AAPL", 1, side="sell"), 403, 40310000, "insufficient_shares"),
     (market("ZZZZ", 1), 422, 40010001, "unknown_symbol"),
-    # The player's portfolio trades whole shares: a fraction is refused, and $100 buys less than one AAPL share.
+    # The player's portfolio trades whole shares: a fraction is refused, and $10 buys less than one AAPL share.
     (market("AAPL", 1.5), 422, None, "quantity_out_of_range"),
-    (MarketOrderRequest(symbol="AAPL", notional=100, side="buy", time_in_force="day"), 422, None, "quantity_out_of_range"),
+    (MarketOrderRequest(symbol="AAPL", notional=10, side="buy", time_in_force="day"), 422, None, "quantity_out_of_range"),
     (market("AAPL", 1, order_class="bracket", take_profit={"limit_price": 40.0}, stop_loss={"stop_price": 20.0}),
      422, None, "not_supported"),
     (LimitOrderRequest(symbol="AAPL", qty=1, side="buy", time_in_force="day", limit_price=20.0, extended_hours=True),
