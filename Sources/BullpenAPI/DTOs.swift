@@ -332,6 +332,8 @@ public struct RulesDTO: Codable, Sendable, Hashable {
     public var borrowFeePercent: String?
     /// Whether stocks trade in fractions of a share (to the millionth); whole shares otherwise.
     public var fractionalShares: Bool?
+    /// Whether cryptocurrencies may be traded.
+    public var allowCrypto: Bool?
     public init(maxDistinctHoldings: Int?, commissionPerOrder: String, commissionBasisPoints: Int64,
                 allowedInstruments: [String], maxOrderQuantity: Int64) {
         self.maxDistinctHoldings = maxDistinctHoldings; self.commissionPerOrder = commissionPerOrder

@@ -68,8 +68,10 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case commissionPerTrade, commissionPercent, maxPositionPercent, minimumPrice, maxHoldings, marketHoursOnly,
              lateJoin, holdingsVisible, allowOptions, allowOptionWriting, volumeCapPercent, slippagePercent,
-             allowShortSelling, initialMarginPercent, maintenanceMarginPercent, allowFractionalShares
+             allowShortSelling, initialMarginPercent, maintenanceMarginPercent, allowFractionalShares, allowCrypto
     }
+    /// Whether members may trade cryptocurrencies (default true; false keeps the league to stocks).
+    public var allowCrypto: Bool?
     /// Whether members may trade stocks in fractions of a share, to the millionth (default false: whole shares).
     public var allowFractionalShares: Bool?
     /// Short selling on margin (default false), with its initial (default 50) and maintenance (default 30) margins in percent.
@@ -120,6 +122,7 @@ public struct LeagueRulesRequest: Codable, Sendable, Hashable, RequestBody {
         allowOptions = try c.decodeIfPresent(Bool.self, forKey: .allowOptions)
         allowOptionWriting = try c.decodeIfPresent(Bool.self, forKey: .allowOptionWriting)
         allowFractionalShares = try c.decodeIfPresent(Bool.self, forKey: .allowFractionalShares)
+        allowCrypto = try c.decodeIfPresent(Bool.self, forKey: .allowCrypto)
     }
 }
 
@@ -242,6 +245,8 @@ public struct LeagueRulesDTO: Codable, Sendable, Hashable {
     public var maintenanceMarginPercent: String?
     /// Whether members trade stocks in fractions of a share.
     public var allowFractionalShares: Bool = false
+    /// Whether members trade cryptocurrencies.
+    public var allowCrypto: Bool = true
     public init(commissionPerTrade: String, commissionPercent: String, maxPositionPercent: String?, minimumPrice: String?,
                 maxHoldings: Int?, marketHoursOnly: Bool, lateJoin: Bool, holdingsVisible: Bool) {
         self.commissionPerTrade = commissionPerTrade; self.commissionPercent = commissionPercent

@@ -83,6 +83,8 @@ public struct AssetSummaryDTO: Codable, Sendable, Hashable {
     public var logoUrl: String
     /// False once the symbol's data has ended (its price is its final close).
     public var trading: Bool
+    /// `us_equity`, or `crypto` for a coin (it trades around the clock; its change is over 24 hours, a UTC day).
+    public var assetClass: String = "us_equity"
 
     public init(symbol: String, name: String, sector: String?, price: String?, change: String?, changePercent: String?,
                 volume: Int64?, asOf: Date?, logoUrl: String, trading: Bool) {
@@ -131,6 +133,8 @@ public struct AssetDetailDTO: Codable, Sendable, Hashable {
     public var simulated: Bool
     /// False once the symbol's data has ended: it can be sold at its final close, not bought.
     public var trading: Bool
+    /// `us_equity`, or `crypto` for a coin: it trades every day around the clock, in fractions to 10⁻⁸.
+    public var assetClass: String = "us_equity"
 
     public init(symbol: String, name: String, sector: String?, industry: String?, exchange: String?, headquarters: String?,
                 founded: String?, description: String?, logoUrl: String, price: String?, previousClose: String?,

@@ -12,9 +12,18 @@ public enum PortfolioClock: Sendable, Hashable {
     public var date: Date? { if case .replay(let date) = self { date } else { nil } }
 }
 
-/// What the market data knows about one listed company.
+/// What kind of asset a symbol is: a US stock (or fund), or a cryptocurrency priced in dollars.
+/// Crypto trades every day around the clock (a session is a UTC day) in fractions of a coin, to 10⁻⁸.
+public enum AssetClass: String, Sendable, Hashable, Codable, CaseIterable {
+    case usEquity = "us_equity"
+    case crypto
+}
+
+/// What the market data knows about one listed company (or coin).
 public struct AssetInfo: Sendable, Hashable {
     public var symbol: Symbol
+    /// A stock unless the source says it is a coin.
+    public var assetClass: AssetClass = .usEquity
     public var name: String
     public var sector: String?
     public var industry: String?
@@ -27,7 +36,9 @@ public struct AssetInfo: Sendable, Hashable {
     public var logoURL: String?
 
     public init(symbol: Symbol, name: String, sector: String? = nil, industry: String? = nil, exchange: String? = nil,
-                headquarters: String? = nil, founded: String? = nil, description: String? = nil, logoURL: String? = nil) {
+                headquarters: String? = nil, founded: String? = nil, description: String? = nil, logoURL: String? = nil,
+                assetClass: AssetClass = .usEquity) {
+        self.assetClass = assetClass
         self.symbol = symbol
         self.name = name
         self.sector = sector

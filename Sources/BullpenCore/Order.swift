@@ -33,6 +33,9 @@ public struct OrderRequest: Sendable, Hashable {
     /// An order by amount: the dollars to trade. ``quantity`` is then what they buy at the order's
     /// price, rounded down to the lot (``resolvingNotional(at:lot:)``), zero until it is priced.
     public var notional: Money?
+    /// What the symbol is (the market data says, when the order is priced): crypto trades around
+    /// the clock, to 10⁻⁸ of a coin, where the rules allow crypto.
+    public var assetClass: AssetClass = .usEquity
 
     public var type: OrderType {
         get { terms.type }

@@ -36,7 +36,7 @@ extension TradingEngine {
         return OrderPreview(
             request: request, price: price, notional: notional, commission: commission, total: total,
             cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
-            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules, lot: rules.lot(for: request.symbol)) : .zero) : held,
+            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules, lot: rules.lot(for: request.symbol, assetClass: request.assetClass)) : .zero) : held,
             held: held, problems: problems(request, on: book, at: price, rules: rules, context: context))
     }
 
@@ -57,10 +57,11 @@ extension TradingEngine {
             if let opens = rules.tradingOpens, now < opens { found.append(.tradingNotOpen(until: opens)) }
             if let closes = rules.tradingCloses, now >= closes { found.append(.tradingClosed(since: closes)) }
         }
-        if rules.marketHoursOnly, context.marketOpen == false { found.append(.marketClosed) }
+        // Crypto trades around the clock: the exchange's hours are not its.
+        if rules.marketHoursOnly, context.marketOpen == false, request.assetClass != .crypto { found.append(.marketClosed) }
         if let amount = request.notional, request.quantity == .zero {
             // An amount that buys less than a lot: that, and whatever else the order breaks.
-            let lot = rules.lot(for: request.symbol)
+            let lot = rules.lot(for: request.symbol, assetClass: request.assetClass)
             found.append(.notionalTooSmall(amount, price: price, lot: lot))
             var probe = request
             probe.quantity = lot.quantity

@@ -16,6 +16,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case quantityNotInLots(Quantity, lot: Lot)
     /// An order by amount that buys less than one lot at its price.
     case notionalTooSmall(Money, price: Price, lot: Lot)
+    /// The rules (a league's) do not allow cryptocurrencies.
+    case cryptoNotAllowed
     case tooManyHoldings(limit: Int)
     case instrumentNotAllowed(InstrumentKind)
     case marketDataUnavailable
@@ -68,6 +70,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .insufficientFunds: "insufficient_funds"
         case .insufficientShares: "insufficient_shares"
         case .quantityOutOfRange, .quantityNotInLots, .notionalTooSmall: "quantity_out_of_range"
+        case .cryptoNotAllowed: "instrument_not_allowed"
         case .tooManyHoldings: "too_many_holdings"
         case .instrumentNotAllowed: "instrument_not_allowed"
         case .marketDataUnavailable: "market_data_unavailable"
@@ -115,6 +118,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
                 : "Quantity \(quantity) has more decimals than allowed: the smallest amount is \(lot)."
         case .notionalTooSmall(let amount, let price, let lot):
             "\(amount.dollars) is less than the smallest amount that trades at \(price.dollars): \(lot == .whole ? "one share" : lot.description)."
+        case .cryptoNotAllowed:
+            "This portfolio's rules do not allow cryptocurrencies: stocks only."
         case .tooManyHoldings(let limit):
             "This portfolio may hold at most \(limit) different companies."
         case .instrumentNotAllowed(let kind):

@@ -37,6 +37,8 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     /// Stocks may be bought and sold in fractions of a share, down to a millionth (``Lot/fractionalShare``).
     /// Off by default: whole shares. Option contracts are always whole.
     public var fractionalShares: Bool
+    /// Cryptocurrencies may be traded (to 10⁻⁸ of a coin, around the clock). On by default; a league may forbid them.
+    public var allowCrypto: Bool
 
     public init(maxDistinctHoldings: Int? = nil, commission: Commission = .free,
                 allowedInstruments: Set<InstrumentKind> = [.stock, .option],
@@ -44,7 +46,7 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
                 minimumPrice: Money? = nil, marketHoursOnly: Bool = false,
                 tradingOpens: Date? = nil, tradingCloses: Date? = nil, optionWriting: Bool = false,
                 volumeCapBasisPoints: Int64? = nil, slippageBasisPoints: Int64 = 0, margin: MarginRule? = nil,
-                fractionalShares: Bool = false) {
+                fractionalShares: Bool = false, allowCrypto: Bool = true) {
         self.maxDistinctHoldings = maxDistinctHoldings
         self.commission = commission
         self.allowedInstruments = allowedInstruments
@@ -59,14 +61,17 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
         self.slippageBasisPoints = slippageBasisPoints
         self.margin = margin
         self.fractionalShares = fractionalShares
+        self.allowCrypto = allowCrypto
     }
 
     /// ``maxOrderQuantity`` (whole shares or contracts) as a quantity.
     public var maxQuantity: Quantity { Quantity(whole: maxOrderQuantity) }
 
-    /// The smallest amount of `symbol` an order may trade under these rules.
-    public func lot(for symbol: Symbol) -> Lot {
-        fractionalShares && !symbol.isOption ? .fractionalShare : .whole
+    /// The smallest amount of `symbol` an order may trade under these rules: 10⁻⁸ of a coin, a
+    /// millionth of a share under ``fractionalShares``, else one share (or contract).
+    public func lot(for symbol: Symbol, assetClass: AssetClass = .usEquity) -> Lot {
+        if assetClass == .crypto { return .crypto }
+        return fractionalShares && !symbol.isOption ? .fractionalShare : .whole
     }
 
     public static let `default` = PortfolioRules()
@@ -74,7 +79,7 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case maxDistinctHoldings, commission, allowedInstruments, maxOrderQuantity, maxPositionBasisPoints,
              minimumPrice, marketHoursOnly, tradingOpens, tradingCloses, optionWriting, volumeCapBasisPoints,
-             slippageBasisPoints, margin, fractionalShares
+             slippageBasisPoints, margin, fractionalShares, allowCrypto
     }
 
     // Rules stored before a field existed read as that field's default.
@@ -93,7 +98,8 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
                   volumeCapBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .volumeCapBasisPoints),
                   slippageBasisPoints: try c.decodeIfPresent(Int64.self, forKey: .slippageBasisPoints) ?? 0,
                   margin: try c.decodeIfPresent(MarginRule.self, forKey: .margin),
-                  fractionalShares: try c.decodeIfPresent(Bool.self, forKey: .fractionalShares) ?? false)
+                  fractionalShares: try c.decodeIfPresent(Bool.self, forKey: .fractionalShares) ?? false,
+                  allowCrypto: try c.decodeIfPresent(Bool.self, forKey: .allowCrypto) ?? true)
     }
 }
 

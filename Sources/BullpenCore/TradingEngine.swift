@@ -45,7 +45,8 @@ public enum TradingEngine {
 
     /// The checks that need no price: quantity and instrument.
     public static func validate(_ request: OrderRequest, rules: PortfolioRules) throws(OrderRejection) {
-        let lot = rules.lot(for: request.symbol)
+        if request.assetClass == .crypto, !rules.allowCrypto { throw .cryptoNotAllowed }
+        let lot = rules.lot(for: request.symbol, assetClass: request.assetClass)
         if request.quantity > .zero, !request.quantity.isMultiple(of: lot) {
             throw .quantityNotInLots(request.quantity, lot: lot)
         }

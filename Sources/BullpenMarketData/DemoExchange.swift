@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// The built-in demo exchange: about forty invented companies with simulated, deterministic daily
-/// history from 1990 and intraday ticks every five seconds during New York market hours. Active
-/// when no data pack and no provider is configured; everything it serves is labelled simulated.
+/// history from 1990 and intraday ticks every five seconds during New York market hours, and a few
+/// invented coins (``DemoCoins``) that trade every day around the clock (a session is a UTC day).
+/// Active when no data pack and no provider is configured; everything it serves is labelled simulated.
 ///
 /// History is generated once, through a year past today, from a seed: the same seed gives the same
 /// prices. The live clock only ever sees what has "happened" by now: completed sessions, and the
@@ -16,6 +17,8 @@ public final class DemoExchange: MarketDataSource {
     public static let indexName = "SPX"
 
     public let history: MarketHistory
+    /// The coins' daily bars: every calendar day, in UTC days.
+    let coins: MarketHistory
     let index: MarketHistory
     private let assets: [Symbol: AssetInfo]
     private let dailyVolatility: [Symbol: Double]
@@ -36,13 +39,18 @@ public final class DemoExchange: MarketDataSource {
         let output = DemoMarket.generate(companies: DemoCompany.all, through: through, seed: seed)
         history = MarketHistory(series: output.companies)
         index = MarketHistory(series: [(Symbol(Self.indexName)!, output.index)])
-        dailyVolatility = output.dailyVolatility
+        coins = MarketHistory(series: DemoCoins.generate(through: SessionDate(time.now()).adding(days: 366), seed: seed))
+        dailyVolatility = output.dailyVolatility.merging(DemoCoins.all.map { (Symbol($0.symbol)!, $0.dailyVolatility) }) { first, _ in first }
         actions = output.actions
         assets = Dictionary(uniqueKeysWithValues: DemoCompany.all.map { company in
             (Symbol(company.symbol)!, AssetInfo(symbol: Symbol(company.symbol)!, name: company.name,
                                                 sector: company.sector.rawValue, industry: company.industry,
                                                 exchange: "Bullpen Demo Exchange", headquarters: company.headquarters,
                                                 founded: company.founded, description: company.description))
+        } + DemoCoins.all.map { coin in
+            (Symbol(coin.symbol)!, AssetInfo(symbol: Symbol(coin.symbol)!, name: coin.name, industry: "Cryptocurrency",
+                                             exchange: "Bullpen Demo Exchange", founded: String(coin.launch.description.prefix(4)),
+                                             description: coin.description, assetClass: .crypto))
         })
     }
 
@@ -81,6 +89,39 @@ public final class DemoExchange: MarketDataSource {
                         close: price(path[step]), volume: full.volume * Int64(step + 1) / Int64(steps))
     }
 
+    // MARK: Coins: every day, around the clock
+
+    /// A coin's bar of the UTC day in progress, up to the current five-second tick.
+    func coinPartialBar(_ symbol: Symbol, at now: Date) -> DailyBar? {
+        let today = SessionDate(now)
+        guard let position = coins.position(of: symbol, onOrBefore: today) else { return nil }
+        let full = coins.bar(at: position)
+        guard full.date == today else { return nil }
+        let steps = DemoCoins.ticksPerDay
+        let step = min(Int(now.timeIntervalSince(today.date) / Self.tickSeconds), steps - 1)
+        let path = intradayPath(symbol, bar: full, steps: steps)
+        let sofar = path[0...step]
+        func price(_ logTicks: Double) -> Price { DemoCoins.price(exp(logTicks) / 10_000) }
+        return DailyBar(date: today, open: full.open, high: max(price(sofar.max()!), full.open), low: min(price(sofar.min()!), full.open),
+                        close: price(path[step]), volume: full.volume * Int64(step + 1) / Int64(steps))
+    }
+
+    /// A coin's quote: live, the tick now against yesterday's (UTC) close; in a replay, the close of
+    /// the replay's date, never of a day not over yet.
+    func coinQuote(_ symbol: Symbol, asOf clock: PortfolioClock, now: Date) -> Quote? {
+        let yesterday = SessionDate(now).adding(days: -1)
+        switch clock {
+        case .live:
+            guard let bar = coinPartialBar(symbol, at: now) else { return coins.quote(symbol, onOrBefore: yesterday) }
+            return Quote(price: bar.close, previousClose: coins.quote(symbol, onOrBefore: yesterday)?.price, asOf: now, volume: bar.volume)
+        case .replay(let date):
+            // A replay stands on its session before the close (in New York): the UTC day is not over yet.
+            return coins.quote(symbol, onOrBefore: min(SessionDate(date).adding(days: -1), yesterday))
+        }
+    }
+
+    func isCoin(_ symbol: Symbol) -> Bool { assets[symbol]?.assetClass == .crypto }
+
     private func intradayPath(_ symbol: Symbol, bar: DailyBar, steps: Int) -> [Double] {
         let key = PathKey(symbol: symbol, day: bar.date.day)
         if let path = paths.withLock({ $0[key] }) { return path }
@@ -101,7 +142,7 @@ public final class DemoExchange: MarketDataSource {
         let view = liveView(at: now)
         let asOf = view.inSession != nil ? now : calendar.sessionBounds(on: view.lastCompleted)?.close
         return SourceStatus(source: sourceName, asOf: asOf, delayed: false, simulated: true,
-                            description: "Demo market, simulated prices: \(assets.count) invented companies on the Bullpen Demo Exchange, with history generated from 1990 and live ticks during New York market hours. No real company is listed.")
+                            description: "Demo market, simulated prices: \(assets.count - DemoCoins.all.count) invented companies on the Bullpen Demo Exchange, with history generated from 1990 and live ticks during New York market hours, and \(DemoCoins.all.count) invented coins that trade around the clock. No real company or coin is listed.")
     }
 
     public func listing() async throws -> [AssetInfo] { assets.values.sorted { $0.symbol < $1.symbol } }
@@ -111,6 +152,7 @@ public final class DemoExchange: MarketDataSource {
     public func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
         guard assets[symbol] != nil else { return nil }
         let now = time.now()
+        if isCoin(symbol) { return coinQuote(symbol, asOf: clock, now: now) }
         let view = liveView(at: now)
         switch clock {
         case .live:
@@ -129,6 +171,16 @@ public final class DemoExchange: MarketDataSource {
 
     public func dailyBars(_ symbol: Symbol, from start: SessionDate?, through end: SessionDate?,
                           asOf clock: PortfolioClock) async throws -> [DailyBar] {
+        if isCoin(symbol) {
+            let now = time.now()
+            var limit = SessionDate(now).adding(days: -1)
+            if case .replay(let date) = clock { limit = min(limit, SessionDate(date).adding(days: -1)) }
+            var bars = coins.bars(symbol, from: start, through: end.map { min($0, limit) } ?? limit)
+            if case .live = clock, end.map({ $0 >= SessionDate(now) }) ?? true, let partial = coinPartialBar(symbol, at: now) {
+                bars.append(partial)
+            }
+            return bars
+        }
         let view = liveView(at: time.now())
         var limit = view.lastCompleted
         if case .replay(let date) = clock { limit = min(limit, SessionDate(date)) }

@@ -8,6 +8,8 @@ public final class HistoricalMarketData: MarketDataSource {
     public let sourceName: String
     public let isSimulated: Bool
     public let history: MarketHistory
+    /// Coins' series: every calendar day (UTC), apart from the stocks' sessions.
+    public let crypto: MarketHistory
     public let benchmarks: [String: MarketHistory]
     private let assets: [Symbol: AssetInfo]
     private let calendar = TradingCalendar()
@@ -16,8 +18,10 @@ public final class HistoricalMarketData: MarketDataSource {
     public let actions: [CorporateAction]
 
     public init(sourceName: String, simulated: Bool, description: String, assets: [AssetInfo],
-                history: MarketHistory, benchmarks: [String: MarketHistory], actions: [CorporateAction] = []) {
+                history: MarketHistory, benchmarks: [String: MarketHistory], actions: [CorporateAction] = [],
+                crypto: MarketHistory = MarketHistory(series: [])) {
         self.actions = actions
+        self.crypto = crypto
         self.sourceName = sourceName
         self.isSimulated = simulated
         self.describe = description
@@ -44,6 +48,7 @@ public final class HistoricalMarketData: MarketDataSource {
     /// The close of the clock's session; a symbol whose data ends before that session is marked
     /// as no longer trading (its quote is its final close).
     public func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
+        if isCoin(symbol) { return crypto.quote(symbol, onOrBefore: coinLimit(clock)) }
         guard var quote = history.quote(symbol, onOrBefore: limit(clock)) else { return nil }
         if let session = await sessionDate(asOf: clock), let last = quote.session, last < session {
             quote.trading = false
@@ -56,8 +61,15 @@ public final class HistoricalMarketData: MarketDataSource {
 
     public func dailyBars(_ symbol: Symbol, from start: SessionDate?, through end: SessionDate?,
                           asOf clock: PortfolioClock) async throws -> [DailyBar] {
-        history.bars(symbol, from: start, through: Self.earlier(end, limit(clock)))
+        if isCoin(symbol) { return crypto.bars(symbol, from: start, through: Self.earlier(end, coinLimit(clock))) }
+        return history.bars(symbol, from: start, through: Self.earlier(end, limit(clock)))
     }
+
+    private func isCoin(_ symbol: Symbol) -> Bool { assets[symbol]?.assetClass == .crypto }
+
+    /// The last UTC day a coin's bar may come from: a replay standing on a session (before its close,
+    /// in New York) sees only the days already over, the day before its date.
+    private func coinLimit(_ clock: PortfolioClock) -> SessionDate? { limit(clock)?.adding(days: -1) }
 
     public func benchmarkBars(_ name: String, from start: SessionDate?, through end: SessionDate?,
                               asOf clock: PortfolioClock) async throws -> [DailyBar]? {

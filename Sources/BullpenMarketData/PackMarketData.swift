@@ -49,7 +49,10 @@ public enum PackMarketData {
             }
             return results
         }
-        let history = MarketHistory(series: results.map { ($0.0, $0.1) })
+        // Coins trade every calendar day: their series are kept apart, so that the stocks' sessions stay the exchange's.
+        let coins = Set(assets.filter { $0.assetClass == .crypto }.map(\.symbol))
+        let history = MarketHistory(series: results.filter { !coins.contains($0.0) }.map { ($0.0, $0.1) })
+        let crypto = MarketHistory(series: results.filter { coins.contains($0.0) }.map { ($0.0, $0.1) })
         var problems = results.flatMap(\.2)
         var benchmarks: [String: MarketHistory] = [:]
         let benchmarkDirectory = directory.appendingPathComponent("benchmarks")
@@ -68,7 +71,7 @@ public enum PackMarketData {
             description: actions.isEmpty
                 ? "Real end-of-day prices from the data pack at \(directory.path), adjusted for splits and dividends: adjusted prices keep up to four decimal places, so they are not on the whole-cent grid stocks trade on."
                 : "End-of-day prices from the data pack at \(directory.path), unadjusted: its \(actions.count) splits and dividends are applied to positions on their ex-dates.",
-            assets: assets, history: history, benchmarks: benchmarks, actions: actions)
+            assets: assets, history: history, benchmarks: benchmarks, actions: actions, crypto: crypto)
         return Loaded(source: source, problems: problems)
     }
 
@@ -77,14 +80,22 @@ public enum PackMarketData {
         let url = directory.appendingPathComponent("universe.csv")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw LoadError.missingUniverse(directory) }
         var assets: [AssetInfo] = []
-        for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() where number > 0 {
+        let lines = text.split(whereSeparator: \.isNewline)
+        // An optional `asset_class` column (`us_equity` or `crypto`; a stock when left out or empty).
+        let classColumn = lines.first.flatMap { CSVLine.fields($0).firstIndex(of: "asset_class") }
+        for (number, line) in lines.enumerated() where number > 0 {
             let fields = CSVLine.fields(line)
             guard fields.count >= 4, let symbol = Symbol(fields[0]), !fields[1].isEmpty else {
                 throw LoadError.malformedUniverse(line: number + 1)
             }
             func field(_ i: Int) -> String? { i < fields.count && !fields[i].isEmpty ? fields[i] : nil }
-            assets.append(AssetInfo(symbol: symbol, name: fields[1], sector: field(2), industry: field(3),
-                                    headquarters: field(4), founded: field(5)))
+            var asset = AssetInfo(symbol: symbol, name: fields[1], sector: field(2), industry: field(3),
+                                  headquarters: field(4), founded: field(5))
+            if let column = classColumn, let text = field(column) {
+                guard let assetClass = AssetClass(rawValue: text) else { throw LoadError.malformedUniverse(line: number + 1) }
+                asset.assetClass = assetClass
+            }
+            assets.append(asset)
         }
         return assets
     }

@@ -65,7 +65,7 @@ public struct StooqImporter: Sendable {
         let daily = output.appendingPathComponent("daily")
         try FileManager.default.createDirectory(at: daily, withIntermediateDirectories: true)
         var summary = Summary()
-        var imported: [(Symbol, ClosedRange<SessionDate>, Int)] = []
+        var imported: [(Symbol, ClosedRange<SessionDate>, Int, AssetClass)] = []
         for (number, file) in files.enumerated() {
             let name = file.lastPathComponent
             defer { progress?(number + 1, files.count, name) }
@@ -88,7 +88,7 @@ public struct StooqImporter: Sendable {
             summary.filesRead += 1
             summary.bars += parsed.bars.count
             let span = parsed.bars.first!.date...parsed.bars.last!.date
-            imported.append((symbol, span, parsed.bars.count))
+            imported.append((symbol, span, parsed.bars.count, parsed.assetClass))
             summary.firstDate = min(summary.firstDate ?? span.lowerBound, span.lowerBound)
             summary.lastDate = max(summary.lastDate ?? span.upperBound, span.upperBound)
         }
@@ -118,11 +118,13 @@ public struct StooqImporter: Sendable {
         return sorted.count
     }
 
-    /// One Stooq file: its symbol (the ticker without the `.US` market suffix) and bars.
-    static func parse(_ data: Data, file: String) -> (symbol: Symbol?, bars: [DailyBar], problems: [LineProblem]) {
+    /// One Stooq file: its symbol and bars. A US stock's ticker loses its `.US` market suffix
+    /// (`AAPL.US` is AAPL); a cryptocurrency's (`BTC.V`, priced in dollars) becomes `BTC-USD`, a coin.
+    static func parse(_ data: Data, file: String) -> (symbol: Symbol?, bars: [DailyBar], problems: [LineProblem], assetClass: AssetClass) {
         var bars: [DailyBar] = []
         var problems: [LineProblem] = []
         var symbol: Symbol?
+        var assetClass = AssetClass.usEquity
         var tickerText: String?
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -134,8 +136,13 @@ public struct StooqImporter: Sendable {
                 let ticker = text(0)
                 if tickerText == nil {
                     tickerText = ticker
-                    let base = ticker.uppercased().hasSuffix(".US") ? String(ticker.dropLast(3)) : ticker
-                    symbol = Symbol(base)
+                    let upper = ticker.uppercased()
+                    if upper.hasSuffix(".V") {
+                        assetClass = .crypto
+                        symbol = Symbol(String(upper.dropLast(2)) + "-USD")
+                    } else {
+                        symbol = Symbol(upper.hasSuffix(".US") ? String(upper.dropLast(3)) : upper)
+                    }
                     if symbol == nil { problem("'\(ticker)' is not a ticker symbol") }
                 } else if ticker != tickerText {
                     return problem("ticker \(ticker) differs from the file's \(tickerText!)")
@@ -155,11 +162,11 @@ public struct StooqImporter: Sendable {
                 bars.append(bar)
             }
         }
-        return (symbol, bars, problems)
+        return (symbol, bars, problems, assetClass)
     }
 
     /// Writes `universe.csv`, keeping what an existing one says about each symbol.
-    private func writeUniverse(_ imported: [(Symbol, ClosedRange<SessionDate>, Int)]) throws {
+    private func writeUniverse(_ imported: [(Symbol, ClosedRange<SessionDate>, Int, AssetClass)]) throws {
         let url = output.appendingPathComponent("universe.csv")
         var rows: [Symbol: [String]] = [:]
         if let text = try? String(contentsOf: url, encoding: .utf8) {
@@ -168,15 +175,19 @@ public struct StooqImporter: Sendable {
                 if let symbol = fields.first.flatMap(Symbol.init) { rows[symbol] = fields }
             }
         }
-        for (symbol, span, count) in imported {
-            var fields = rows[symbol] ?? [symbol.rawValue, symbol.rawValue, "", "", "", ""]
-            while fields.count < 9 { fields.append("") }
+        for (symbol, span, count, assetClass) in imported {
+            var fields = rows[symbol] ?? [symbol.rawValue, symbol.rawValue, "", assetClass == .crypto ? "Cryptocurrency" : "", "", ""]
+            while fields.count < 10 { fields.append("") }
             fields[6] = span.lowerBound.description
             fields[7] = span.upperBound.description
             fields[8] = String(count)
+            fields[9] = assetClass.rawValue
             rows[symbol] = fields
         }
-        var text = "symbol,name,sector,industry,headquarters,founded,first_date,last_date,rows\n"
+        for symbol in rows.keys where rows[symbol]!.count < 10 {   // kept from a pack written before the column
+            rows[symbol]! += Array(repeating: "", count: 9 - rows[symbol]!.count) + [AssetClass.usEquity.rawValue]
+        }
+        var text = "symbol,name,sector,industry,headquarters,founded,first_date,last_date,rows,asset_class\n"
         for symbol in rows.keys.sorted() {
             text += rows[symbol]!.map(CSVLine.quote).joined(separator: ",") + "\n"
         }

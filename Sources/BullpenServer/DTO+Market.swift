@@ -11,6 +11,7 @@ extension AssetSummaryDTO {
                   price: snapshot.quote?.price.decimalString, change: snapshot.quote?.change?.decimalString,
                   changePercent: snapshot.changePercent?.decimalString, volume: snapshot.quote?.volume,
                   asOf: snapshot.quote?.asOf, logoUrl: MonogramLogo.url(for: snapshot.info), trading: snapshot.trading)
+        assetClass = snapshot.info.assetClass.rawValue
     }
 }
 

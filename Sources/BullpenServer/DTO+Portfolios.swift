@@ -19,6 +19,7 @@ extension RulesDTO {
         tradingCloses = rules.tradingCloses
         optionWriting = rules.optionWriting
         fractionalShares = rules.fractionalShares
+        allowCrypto = rules.allowCrypto
         volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
         slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
         if let margin = rules.margin {

@@ -115,6 +115,31 @@ struct QuantityTests {
         #expect(!old.fractionalShares && old.lot(for: msft) == .whole)
     }
 
+    /// Coins trade to 10⁻⁸ whatever the share rules, around the clock, where the rules allow crypto.
+    @Test func coinsHaveTheirOwnLotHoursAndRule() throws {
+        let btc = Symbol("BTC-USD")!
+        var order = OrderRequest(symbol: btc, side: .buy, quantity: Quantity(parsing: "0.00012345")!)
+        order.assetClass = .crypto
+        var rules = PortfolioRules.default
+        rules.marketHoursOnly = true
+        #expect(rules.lot(for: btc, assetClass: .crypto) == .crypto && rules.lot(for: btc) == .whole)
+        let book = Book(startingCash: Money(dollars: 100))
+        let price = Price(parsing: "98765.4321")!
+        let closed = OrderContext(trading: true, marketOpen: false)
+        let (fill, _) = try TradingEngine.execute(order, on: book, at: price, rules: rules, context: closed)
+        #expect(fill.notional == Money(cents: 1_219))   // 12.1926... dollars
+        var stock = OrderRequest(symbol: msft, side: .buy, quantity: 1)
+        stock.assetClass = .usEquity
+        #expect(TradingEngine.problems(stock, on: book, at: Price(parsing: "10")!, rules: rules, context: closed).map(\.code) == ["market_closed"])
+        rules.allowCrypto = false
+        #expect(throws: OrderRejection.cryptoNotAllowed) {
+            try TradingEngine.execute(order, on: book, at: price, rules: rules, context: closed)
+        }
+        // By amount: $25 of a coin at $98,765.4321 is 0.00025312 (rounded down), $25.00 to the cent.
+        let amount = OrderRequest(symbol: btc, side: .buy, notional: Money(dollars: 25)).resolvingNotional(at: price, lot: .crypto)
+        #expect(amount.quantity == Quantity(parsing: "0.00025312") && price.notional(quantity: amount.quantity) == Money(dollars: 25))
+    }
+
     /// Any sequence of buys and sells in any lots keeps the books exact: the position is the sum of
     /// the fills, the cash the starting cash plus the journal, the basis is all gone when the last
     /// lot is sold, and what was realized is exactly the cash made over what was paid.

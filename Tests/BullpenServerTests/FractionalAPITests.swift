@@ -1,5 +1,6 @@
 import BullpenAPI
 import BullpenCore
+import BullpenTestSupport
 import Foundation
 import NIOHTTP1
 import Testing
@@ -110,6 +111,64 @@ struct FractionalAPITests {
             let plain = try await server.send(.POST, "/api/v1/leagues", token: owner.accessToken,
                                               body: #"{"name":"Whole","visibility":"public"}"#).decode(LeagueDTO.self)
             #expect(!plain.rules.allowFractionalShares)
+        }
+    }
+}
+
+/// Coins on the demo exchange, over HTTP: bought by amount at three on a Sunday morning, to the
+/// hundred-millionth, whatever the portfolio's share rules; a league may keep to stocks.
+@Suite("Crypto over HTTP")
+struct CryptoAPITests {
+    /// Sunday 2 November 2025, 03:00 UTC.
+    static let sunday = Date(timeIntervalSince1970: TimeInterval(SessionDate(year: 2025, month: 11, day: 2).day) * 86_400 + 3 * 3_600)
+
+    @Test func aCoinBoughtAtThreeOnASundayFills() async throws {
+        let time = FixedTimeSource(Self.sunday)
+        try await withServer(demo: true, time: time, demoTime: time) { server in
+            let player = try await server.register()
+            let asset = try await server.send(.GET, "/api/v1/assets/BPC-USD", token: player.accessToken).decode(AssetDetailDTO.self)
+            #expect(asset.assetClass == "crypto" && asset.asOf == Self.sunday, "\(asset)")
+            let price = try #require(asset.price.flatMap(Price.init(parsing:)))
+            let orders = "/api/v1/portfolios/\(player.mainPortfolio)/orders"
+            let bought = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"BPC-USD","side":"buy","notional":"25"}"#)
+            try #require(bought.status == 201, "\(bought.text)")
+            let order = try bought.decode(OrderDTO.self)
+            let quantity = try #require(Quantity(parsing: order.quantity.text))
+            // The most coins $25 buys at the tick's price, to 10⁻⁸: a satoshi more would cost more.
+            #expect(order.status == "filled" && order.fillPrice == asset.price && order.marketOpen == true, "\(order)")
+            #expect(quantity == price.quantity(affordableWith: Money(dollars: 25), lot: .crypto) && !quantity.isWhole)
+            #expect(Money(parsing: order.notional)! <= Money(dollars: 25))
+            // A whole number of coins, or 0.5 of one, fills too: coins are never whole-share bound.
+            let half = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"HOP-USD","side":"buy","quantity":1234.56789012}"#)
+            #expect(half.status == 201, "\(half.text)")
+            let tooFine = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"HOP-USD","side":"buy","quantity":0.000000001}"#)
+            #expect(tooFine.status == 400, "nine places is finer than any coin: \(tooFine.text)")
+            // Sell it all back: the books balance.
+            let sold = try await server.send(.POST, orders, token: player.accessToken,
+                                             body: #"{"symbol":"BPC-USD","side":"sell","quantity":\#(order.quantity.text)}"#)
+            #expect(sold.status == 201, "\(sold.text)")
+            try await server.expectBalanced(player, player.mainPortfolio)
+        }
+    }
+
+    @Test func aLeagueMayKeepToStocksAndMarketHoursDoNotBindCoins() async throws {
+        let time = FixedTimeSource(Self.sunday)
+        try await withServer(demo: true, time: time, demoTime: time) { server in
+            let owner = try await server.register()
+            let stocksOnly = try await server.send(.POST, "/api/v1/leagues", token: owner.accessToken,
+                                                   body: #"{"name":"Stocks","visibility":"public","rules":{"allowCrypto":false}}"#).decode(LeagueDTO.self)
+            #expect(!stocksOnly.rules.allowCrypto)
+            let refused = try await server.send(.POST, "/api/v1/portfolios/\(stocksOnly.myPortfolioId!)/orders", token: owner.accessToken,
+                                                body: #"{"symbol":"BPC-USD","side":"buy","notional":"25"}"#)
+            #expect(refused.status == 422 && refused.errorCode == "instrument_not_allowed", "\(refused.text)")
+            let hours = try await server.send(.POST, "/api/v1/leagues", token: owner.accessToken,
+                                              body: #"{"name":"Hours","visibility":"public","rules":{"marketHoursOnly":true}}"#).decode(LeagueDTO.self)
+            #expect(hours.rules.allowCrypto)
+            let portfolio = "/api/v1/portfolios/\(hours.myPortfolioId!)/orders"
+            let coin = try await server.send(.POST, portfolio, token: owner.accessToken, body: #"{"symbol":"EMBR-USD","side":"buy","quantity":0.5}"#)
+            #expect(coin.status == 201, "\(coin.text)")
+            let stock = try await server.send(.POST, portfolio, token: owner.accessToken, body: #"{"symbol":"VTSW","side":"buy","quantity":1}"#)
+            #expect(stock.status == 409 && stock.errorCode == "market_closed", "\(stock.status) \(stock.text)")
         }
     }
 }

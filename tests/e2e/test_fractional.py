@@ -49,7 +49,7 @@ def by_dollars_with_the_keyboard(driver):
     tab_to(driver, "by-dollars")
     press(driver, Keys.ENTER)
     wait(driver).until(lambda d: d.find_element(By.ID, "by-dollars").get_attribute("aria-pressed") == "true")
-    assert driver.find_element(By.ID, "by-shares").get_attribute("aria-pressed") != "true"
+    assert driver.find_element(By.ID, "by-shares").get_attribute("aria-pressed") == "false"
     assert focused_id(driver) == "by-dollars"
     assert driver.find_element(By.CSS_SELECTOR, "label[for=quantity]").text == "Amount ($)"
     # Only market and limit orders may be by amount.
@@ -156,8 +156,6 @@ def test_a_fraction_is_sold_by_shares_and_the_rest_is_exact(server, driver_facto
     assert driver.find_element(By.ID, "held-quantity").text == quantity_text(rest["quantity"])
 
 
-@pytest.mark.xfail(strict=True, reason="options.js activityPhrase formats a stock's quantity with formatNumber (3 decimals): "
-                   "'Bought 0.063 MSFT' for 0.062935; drop this mark once it uses formatQuantity")
 def test_the_history_tells_a_fractional_trade_to_the_last_decimal(server, driver_factory):
     driver = driver_factory(*LAPTOP)
     sign_up(driver, server, "fhis" + uuid.uuid4().hex[:8])
@@ -170,8 +168,6 @@ def test_the_history_tells_a_fractional_trade_to_the_last_decimal(server, driver
     assert f"Bought {quantity_text(bought['json']['filledQuantity'])} MSFT" in row.text, row.text
 
 
-@pytest.mark.xfail(strict=True, reason="trade-sheet.js writes aria-pressed=\"${by === 'shares'}\": html.js drops false, so the "
-                   "button not chosen has aria-pressed=\"\" (no toggle state) instead of \"false\"")
 def test_the_button_not_chosen_says_it_is_not_pressed(server, driver_factory):
     driver = driver_factory(*LAPTOP)
     sign_up(driver, server, "fpre" + uuid.uuid4().hex[:8])

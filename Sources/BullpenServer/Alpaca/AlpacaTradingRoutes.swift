@@ -231,7 +231,7 @@ struct AlpacaTradingRoutes: RouteCollection {
                 throw APIError.validation("percentage must be above 0 and at most 100.")
             }
             let rules = try await req.bullpen.store.portfolioForPricing(caller.portfolio, owner: caller.user).rules
-            let lot = Symbol(position.symbol).map(rules.lot(for:)) ?? .whole
+            let lot = position.assetClass == "crypto" ? Lot.crypto : Symbol(position.symbol).map { rules.lot(for: $0) } ?? .whole
             quantity = percent == 100_000_000_000 ? quantity : quantity.scaled(by: percent, over: 100_000_000_000, lot: lot)
             guard quantity > .zero else {
                 throw APIError(.quantityOutOfRange, "That percentage is less than the smallest amount this portfolio trades (\(lot)).")

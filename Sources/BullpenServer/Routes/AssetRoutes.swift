@@ -53,7 +53,7 @@ struct AssetRoutes: RouteCollection {
             year = Research.yearFigures(bars)
         }
         let first = try await source.dailyBars(symbol, from: nil, through: nil, asOf: clock).first?.date.description
-        return try jsonResponse(AssetDetailDTO(
+        var dto = AssetDetailDTO(
             symbol: symbol.rawValue, name: info.name, sector: info.sector, industry: info.industry, exchange: info.exchange,
             headquarters: info.headquarters, founded: info.founded, description: info.description,
             logoUrl: MonogramLogo.url(for: info), price: quote?.price.decimalString,
@@ -62,7 +62,9 @@ struct AssetRoutes: RouteCollection {
             volume: quote?.volume, averageVolume: year?.averageVolume, fiftyTwoWeekLow: year?.low.decimalString,
             fiftyTwoWeekHigh: year?.high.decimalString, oneYearChangePercent: year?.changePercent?.decimalString,
             firstDate: first, lastDate: quote?.session?.description, asOf: quote?.asOf, simulated: source.isSimulated,
-            trading: quote?.trading ?? false))
+            trading: quote?.trading ?? false)
+        dto.assetClass = info.assetClass.rawValue
+        return try jsonResponse(dto)
     }
 
     @Sendable func bars(req: Request) async throws -> Response {

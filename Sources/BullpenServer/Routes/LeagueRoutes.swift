@@ -322,6 +322,7 @@ struct LeagueRoutes: RouteCollection {
         rulesDTO.allowOptions = rules.allowedInstruments.contains(.option)
         rulesDTO.allowOptionWriting = rules.optionWriting
         rulesDTO.allowFractionalShares = rules.fractionalShares
+        rulesDTO.allowCrypto = rules.allowCrypto
         rulesDTO.volumeCapPercent = rules.volumeCapBasisPoints.map { Percent(hundredths: $0).decimalString }
         rulesDTO.slippagePercent = rules.slippageBasisPoints > 0 ? Percent(hundredths: rules.slippageBasisPoints).decimalString : nil
         if let margin = rules.margin {

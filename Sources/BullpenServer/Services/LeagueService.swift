@@ -66,6 +66,7 @@ struct LeagueService: Sendable {
             rules.optionWriting = true
         }
         rules.fractionalShares = request.allowFractionalShares ?? false
+        rules.allowCrypto = request.allowCrypto ?? true
         try rules.setRealism(volumeCap: request.volumeCapPercent, slippage: request.slippagePercent, field: "rules.")
         try rules.setMargin(allow: request.allowShortSelling, initial: request.initialMarginPercent,
                             maintenance: request.maintenanceMarginPercent)

@@ -140,7 +140,7 @@ struct PortfolioService: Sendable {
         if let amount = request.notional {
             // An order by amount buys what the amount buys at its fill price (a limit order's at its limit).
             let at = request.terms.fillsAtOnce ? priced.price : (request.terms.limit ?? priced.price)
-            priced.request = request.resolvingNotional(at: at, lot: portfolio.rules.lot(for: request.symbol))
+            priced.request = priced.request.resolvingNotional(at: at, lot: portfolio.rules.lot(for: request.symbol, assetClass: priced.request.assetClass))
             let sentence = "\(amount.dollars) buys \(priced.request.quantity) at \(at.dollars)."
             priced.note = priced.note.map { $0 + " " + sentence } ?? sentence
         }
@@ -151,14 +151,17 @@ struct PortfolioService: Sendable {
     private func quote(_ request: OrderRequest, for portfolio: PortfolioRecord) async throws -> PricedOrder {
         guard let marketData else { throw OrderRejection.marketDataUnavailable }
         if request.symbol.isOption { return try await priceOption(request, for: portfolio) }
-        guard try await marketData.asset(request.symbol) != nil else { throw OrderRejection.unknownSymbol(request.symbol) }
+        guard let asset = try await marketData.asset(request.symbol) else { throw OrderRejection.unknownSymbol(request.symbol) }
+        var request = request
+        request.assetClass = asset.assetClass
         guard let quote = try await marketData.quote(request.symbol, asOf: portfolio.clock) else {
             if case .replay(let date) = portfolio.clock { throw OrderRejection.notListedYet(request.symbol, on: SessionDate(date)) }
             throw OrderRejection.noPrice(request.symbol)
         }
         let now = time.now()
         var open = false
-        if case .live = portfolio.clock { open = await marketData.isMarketOpen(at: now) }
+        // Crypto trades around the clock; stocks while the exchange is open.
+        if case .live = portfolio.clock { open = asset.assetClass == .crypto ? true : await marketData.isMarketOpen(at: now) }
         let pricing = FillPricing.of(quote, clock: portfolio.clock, simulated: marketData.isSimulated, marketOpen: open, now: now)
         let slippage = portfolio.rules.slippageBasisPoints
         guard request.terms.fillsAtOnce, slippage > 0 else {

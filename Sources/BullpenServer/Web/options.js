@@ -3,7 +3,7 @@
 // Every figure is the server's decimal string, formatted; nothing here computes money. A contract
 // is 100 shares, and the API gives its prices per share.
 import { html } from '/html.js';
-import { formatDate, formatNumber, formatPrice, isZeroAmount } from '/format.js';
+import { formatDate, formatNumber, formatPrice, formatQuantity, isZeroAmount } from '/format.js';
 
 /** Where the help explains options. */
 export const OPTIONS_HELP = '#/help/options';
@@ -50,19 +50,19 @@ export const GREEKS = [
  */
 export function activityPhrase(a) {
   const what = a.option ? html`<strong>${a.option.title}</strong>` : html`<strong>${a.symbol ?? ''}</strong>`;
-  const count = `${a.option ? contractsText(a.quantity) : `${formatNumber(a.quantity)} ${a.quantity === 1 ? 'share' : 'shares'}`} of`;
+  const count = `${a.option ? contractsText(a.quantity) : `${formatQuantity(a.quantity)} ${a.quantity === 1 ? 'share' : 'shares'}`} of`;
   // The shares' leg of an exercise or an assignment has no contract: its cash says which way it went.
   const paid = typeof a.amount === 'string' && a.amount.startsWith('-');
   switch (a.type) {
-    case 'buy': return a.option ? html`Bought ${count} ${what}` : html`Bought ${formatNumber(a.quantity)} ${what}`;
-    case 'sell': return a.option ? html`Sold ${count} ${what}` : html`Sold ${formatNumber(a.quantity)} ${what}`;
+    case 'buy': return a.option ? html`Bought ${count} ${what}` : html`Bought ${formatQuantity(a.quantity)} ${what}`;
+    case 'sell': return a.option ? html`Sold ${count} ${what}` : html`Sold ${formatQuantity(a.quantity)} ${what}`;
     case 'commission': return html`Commission${a.symbol ? html` on ${what}` : ''}`;
     case 'top_up': return html`Top-up: cash added to bring the portfolio back to its starting cash <span class="badge plain-badge">deposit</span>`;
     case 'borrow_fee': return html`Borrow fee: a session's cost of borrowing the shares you sold short`;
     case 'margin_call': return html`Margin call: the equity fell below what your short positions need <span class="badge plain-badge">warning</span>`;
     case 'margin_met': return html`Margin call over: the requirement is met again`;
     case 'dividend': return html`Dividend on ${what} <span class="badge plain-badge">income</span>`;
-    case 'split': return html`${what} split: ${a.quantity ? `${formatNumber(a.quantity)} more shares` : 'shares adjusted'} <span class="badge plain-badge">split</span>`;
+    case 'split': return html`${what} split: ${a.quantity ? `${formatQuantity(a.quantity)} more shares` : 'shares adjusted'} <span class="badge plain-badge">split</span>`;
     case 'option_exercise':
       return a.option ? html`Exercised ${count} ${what}`
         : html`${paid ? 'Bought' : 'Sold'} ${count} ${what} at the strike <span class="badge plain-badge">exercise</span>`;

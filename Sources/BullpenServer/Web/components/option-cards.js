@@ -8,7 +8,7 @@ import { html } from '/html.js';
 import { openTradeSheet } from '/components/trade-sheet.js';
 import { exerciseDialog, openOptionSheet } from '/components/option-sheet.js';
 import { contractsText, isWritten, typeLabel } from '/options.js';
-import { formatDate, formatMoney, formatMoneyChange, formatSignedMoney, formatNumber, formatPercent, formatPrice, tone } from '/format.js';
+import { formatDate, formatMoney, formatMoneyChange, formatSignedMoney, formatNumber, formatPercent, formatPrice, formatQuantity, tone } from '/format.js';
 
 /**
  * The positions of contracts, grouped by underlying in the order of first appearance:
@@ -57,7 +57,7 @@ export function optionCards(groups, { canTrade }) {
   return groups.map((group) => html`<section class="card gap-top option-card" data-underlying="${group.underlying}" aria-labelledby="options-${group.underlying}">
     <div class="spread"><h3 class="flush" id="options-${group.underlying}"><a href="#/stock/${group.underlying}/options">${group.underlying}</a></h3>
       <div>Current price <strong data-role="price">${formatPrice(group.price)}</strong></div></div>
-    <p class="small muted flush" data-role="shares">${group.shares === 0 ? `No shares of ${group.underlying} held.` : `You hold ${formatNumber(group.shares)} ${group.shares === 1 ? 'share' : 'shares'} of ${group.underlying}.`}
+    <p class="small muted flush" data-role="shares">${group.shares === 0 ? `No shares of ${group.underlying} held.` : `You hold ${formatQuantity(group.shares)} ${group.shares === 1 ? 'share' : 'shares'} of ${group.underlying}.`}
       ${contractsText(group.contracts.reduce((sum, p) => sum + Math.abs(p.quantity), 0))} on it; a contract is 100 shares.</p>
     <table class="contracts"><caption class="visually-hidden">Option contracts on ${group.underlying}</caption>
       <thead><tr><th scope="col">Type</th><th scope="col">Expires</th><th scope="col">Strike</th><th scope="col">Contracts</th>

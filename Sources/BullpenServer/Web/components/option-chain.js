@@ -24,7 +24,7 @@ export function optionChainSection(asset, { allowed }) {
       Pick a row to see the contract, its risk and its payoff.</p>
     ${allowed ? '' : html`<p class="notice" id="options-not-allowed">Your league trades stocks only: you can study the chain, but not buy contracts.</p>`}
     <div class="row option-controls">
-      <div class="segmented" role="group" aria-label="Option type">${TYPES.map(([type, label]) => html`<button type="button" data-option-type="${type}" aria-pressed="${type === 'call'}">${label}</button>`)}</div>
+      <div class="segmented" role="group" aria-label="Option type">${TYPES.map(([type, label]) => html`<button type="button" data-option-type="${type}" aria-pressed="${String(type === 'call')}">${label}</button>`)}</div>
       <div class="row push-end"><label for="option-expiration" class="flush">Expiration</label>
         <select id="option-expiration" class="fit" disabled><option>Loading…</option></select></div>
     </div>

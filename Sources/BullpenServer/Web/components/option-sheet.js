@@ -14,7 +14,7 @@ import { lineChart } from '/components/chart.js';
 import { GREEKS, OPTIONS_HELP, contractsText, isWritten, rightText, typeLabel } from '/options.js';
 import {
   formatAxisMoney, formatDate, formatDecimal, formatFractionPercent, formatMoney, formatMoneySize, formatNumber, formatPrice,
-  formatPriceChange, formatSignedMoney, formatSignedPrice, tone,
+  formatPriceChange, formatQuantity, formatSignedMoney, formatSignedPrice, tone,
 } from '/format.js';
 
 /** A greek's value as shown: delta and gamma as plain numbers, the others in dollars per share. */
@@ -161,7 +161,7 @@ export function exerciseDialog({ portfolio, position, positions = [], onDone }) 
       <input id="exercise-contracts" inputmode="numeric" value="${held}" aria-describedby="exercise-effect confirm-error">
       <p id="exercise-effect" aria-live="polite">Exercising ${contractsText(held)} ${exerciseEffect(contract, held)}.</p>
       <p class="small muted" id="exercise-means">${contract.type === 'put'
-        ? html`You need the shares: you hold ${formatNumber(shares)} shares of ${contract.underlying}. The premium you paid comes off what the shares bring.`
+        ? html`You need the shares: you hold ${formatQuantity(shares)} shares of ${contract.underlying}. The premium you paid comes off what the shares bring.`
         : html`You pay the strike for each share from your cash. The premium you paid becomes part of the shares' cost.`}
         The contracts are gone afterwards.</p>`,
     confirmLabel: 'Yes, exercise',

@@ -187,8 +187,8 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
           ${option.type === 'put' ? `if it ends in the money you buy ${formatNumber(option.multiplier)} shares a contract at the strike, and that cash stays set aside`
             : `if it ends in the money you deliver ${formatNumber(option.multiplier)} of your shares a contract at the strike, and those shares stay set aside`}.</p>` : ''}
         ${option ? '' : html`<div class="segmented order-by" role="group" aria-label="${verb} by">
-          <button type="button" id="by-shares" aria-pressed="${by === 'shares'}">Shares</button>
-          <button type="button" id="by-dollars" aria-pressed="${by === 'dollars'}">Dollars</button></div>`}
+          <button type="button" id="by-shares" aria-pressed="${String(by === 'shares')}">Shares</button>
+          <button type="button" id="by-dollars" aria-pressed="${String(by === 'dollars')}">Dollars</button></div>`}
         <label for="quantity">${byAmount() ? 'Amount ($)' : unit.label}</label>
         ${byAmount() ? html`<input id="quantity" inputmode="decimal" value="${quantityText}" autocomplete="off" aria-describedby="amount-quantity trade-max trade-error">
           <p class="small" id="amount-quantity" aria-live="polite"></p>`
@@ -329,9 +329,9 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
         <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}. Do you want to complete this transaction?</p>`
       : preview.summary ? html`<p id="review-sentence"><strong>${preview.summary}</strong></p>
         <p class="small muted">${preview.priceNote ?? ''}</p>`
-      : amount ? html`<p id="review-sentence">${buy ? 'Buy' : 'Sell'} <strong>${formatMoney(amount)}</strong> of <strong>${symbol}</strong>: about
-        <strong>${count(preview.quantity, unit)}</strong> at about <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.
-        The quantity is set when the order fills, at its price then.</p>`
+      : amount ? html`<p id="review-sentence">${buy ? 'Buy' : 'Sell'} <strong>${formatMoney(amount)}</strong> of <strong>${symbol}</strong>${preview.quantity > 0
+        ? html`: about <strong>${count(preview.quantity, unit)}</strong> at about <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.
+        The quantity is set when the order fills, at its price then.` : html` at about <strong>${formatPrice(preview.price)}</strong> a share.`}</p>`
       : html`<p>${buy ? 'Buy' : 'Sell'} <strong>${formatQuantity(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
         <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.</p>`}
       <dl class="figures" id="review-figures">

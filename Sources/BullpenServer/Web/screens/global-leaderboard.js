@@ -19,7 +19,7 @@ export default async function globalLeaderboardScreen({ live }) {
   view(html`<p><a href="#/leagues">← Leagues</a></p><h1>Global leaderboard</h1>
     <p>Every player who chose to appear here, ranked by their live portfolios.</p>
     <div id="opt-in"></div>
-    <div class="segmented toolbar" role="group" aria-label="Period">${PERIODS.map(([id, label]) => html`<button type="button" data-period="${id}" aria-pressed="${id === 'all'}">${label}</button>`)}</div>
+    <div class="segmented toolbar" role="group" aria-label="Period">${PERIODS.map(([id, label]) => html`<button type="button" data-period="${id}" aria-pressed="${String(id === 'all')}">${label}</button>`)}</div>
     ${leaderboardCard()}`);
   let period = 'all';
   const reload = setupLeaderboard({ path: '/api/v1/leaderboard', query: () => ({ period }), live, showPortfolio: true });

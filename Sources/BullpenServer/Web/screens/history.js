@@ -38,7 +38,7 @@ export default async function historyScreen({ live }) {
   view(html`<h1>History</h1>
     <div class="grid" id="totals"></div>
     <div class="spread toolbar">
-      <div class="segmented" role="group" aria-label="Filter">${FILTERS.map(([value, label]) => html`<button data-filter="${value}" aria-pressed="${value === 'all'}">${label}</button>`)}</div>
+      <div class="segmented" role="group" aria-label="Filter">${FILTERS.map(([value, label]) => html`<button data-filter="${value}" aria-pressed="${String(value === 'all')}">${label}</button>`)}</div>
       <button id="csv">Download CSV</button></div>
     <div class="card" id="activities"><p class="loading">Loading…</p></div>`);
   let all = [], filter = 'all';

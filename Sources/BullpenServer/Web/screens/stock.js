@@ -81,7 +81,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
         <div class="small muted" id="as-of">As of ${formatMarketTime(asset.asOf)}</div></div>
       <div class="row"><button class="buy" id="buy" ${ended ? html`disabled aria-describedby="ended-note"` : closed ? html`disabled aria-describedby="closed-note"` : ''}>Buy</button>
         <button class="sell" id="sell" ${(held || portfolio.rules?.shortSelling) && !closed ? '' : 'disabled'}>${held || !portfolio.rules?.shortSelling ? 'Sell' : 'Sell short'}</button>
-        <button id="watch" aria-pressed="${watching}">${watching ? '★ Watching' : '☆ Watch'}</button></div>
+        <button id="watch" aria-pressed="${String(watching)}">${watching ? '★ Watching' : '☆ Watch'}</button></div>
     </div>
     ${ended ? html`<p class="notice" id="ended-note">Prices for ${asset.symbol} ended on ${formatDate(asset.lastDate)}, so it cannot be bought; you can sell shares you hold at its last price.</p>` : ''}
     ${closed ? html`<p class="notice" id="closed-note">${leagueClosed ?? html`This replay has ended, so it trades no more. <a href="#/report">See the report</a>.`}</p>` : ''}
@@ -89,7 +89,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
       <a href="#/leagues/${portfolio.leagueId}">The league</a></p>` : ''}
     ${replay ? html`<h2 id="trends">Trends</h2>` : ''}
     <div class="card">
-      <div class="segmented" role="group" aria-label="Chart range">${ranges.map(([id, label]) => html`<button data-range="${id}" aria-pressed="${id === range}">${label}</button>`)}</div>
+      <div class="segmented" role="group" aria-label="Chart range">${ranges.map(([id, label]) => html`<button data-range="${id}" aria-pressed="${String(id === range)}">${label}</button>`)}</div>
       <div id="price-chart" class="gap-top"></div>
       ${held ? html`<p class="small muted">Dashed line: your break-even at the average cost of ${formatPrice(held.averageCost)}.</p>` : ''}
     </div>
