@@ -25,6 +25,6 @@ export function endedBadgeFor(item, date) {
 /** A company in a list: logo, symbol and name linking to its page, price and change. */
 export function assetRow(asset) {
   return html`<li><a href="#/stock/${asset.symbol}" class="row plain grow">${logo(asset, true)}
-    <span><strong>${asset.symbol}</strong> <span class="muted small">${asset.name}</span> ${endedBadgeFor(asset, asset.asOf)}</span></a>
+    <span><strong>${asset.symbol}</strong> <span class="muted small">${asset.name}</span> ${asset.assetClass === 'crypto' ? html`<span class="badge playing">Crypto</span>` : ''} ${endedBadgeFor(asset, asset.asOf)}</span></a>
     <span class="figure">${formatPrice(asset.price)}<span class="block small ${tone(asset.changePercent)}">${formatPercent(asset.changePercent)}</span></span></li>`;
 }

@@ -68,6 +68,7 @@ export function priceOrigin({ priceSource, priceAsOf, marketOpen }, past) {
 /** What the sheet counts: shares of a stock, or contracts of an option. */
 const SHARES = { label: 'Shares', one: 'share', many: 'shares' };
 const CONTRACTS = { label: 'Contracts', one: 'contract', many: 'contracts' };
+const COINS = { label: 'Coins', one: 'coin', many: 'coins' };
 
 /** "1 share", "5 contracts". */
 function count(quantity, unit) { return `${formatQuantity(quantity)} ${quantity === 1 ? unit.one : unit.many}`; }
@@ -108,7 +109,9 @@ export function parseAmount(text) {
 export function openTradeSheet({ side, asset, portfolio, onDone, option = null, written = false, writing = false }) {
   const buy = side === 'buy';
   const symbol = option ? option.positionSymbol : asset.symbol;
-  const unit = option ? CONTRACTS : SHARES;
+  // A coin trades to 10⁻⁸ around the clock, whatever the portfolio's rule for shares.
+  const crypto = !option && asset?.assetClass === 'crypto';
+  const unit = option ? CONTRACTS : crypto ? COINS : SHARES;
   const name = option ? option.title : symbol;
   const verb = buy ? (written ? 'Buy to close' : 'Buy') : writing ? 'Write' : 'Sell';
   let latest = null, seq = 0;
@@ -116,7 +119,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   let terms = { type: 'market', timeInForce: 'day', limitPrice: '', stopPrice: '', trail: '', trailUnit: 'percent' };
   const replay = isReplay(portfolio);
   // Stocks may be ordered by amount (dollars), and in fractions where the portfolio's rules allow them.
-  const places = option ? 0 : portfolio.rules?.fractionalShares ? 6 : 0;
+  const places = option ? 0 : crypto ? 8 : portfolio.rules?.fractionalShares ? 6 : 0;
   let by = 'shares';
   const byAmount = () => !option && by === 'dollars';
 
@@ -138,7 +141,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   /** Where the price comes from: for a contract, the server's note (the side of the model's quote, a share and a contract). */
   const priceText = (preview) => option
     ? preview.priceNote ?? `At ${formatPrice(preview.price)} a share (the ${buy ? 'ask' : 'bid'}) for ${count(preview.quantity * option.multiplier, SHARES)}, ${priceOrigin(preview, false)}.`
-    : preview.summary ? preview.priceNote ?? '' : `At ${formatPrice(preview.price)} a share, ${priceOrigin(preview, false)}.`;
+    : preview.summary ? preview.priceNote ?? '' : `At ${formatPrice(preview.price)} a ${unit.one}, ${priceOrigin(preview, false)}.`;
   /**
    * The most the order may take: a written contract is bought back up to the contracts written;
    * otherwise the preview's (affordable, or held). Writing has no such count: its cover decides.
@@ -197,7 +200,8 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
           <button type="button" id="plus" aria-label="One ${unit.one} more">+</button></div>`}
         <p class="small muted" id="trade-max"><span id="max-text">${buy ? 'Checking how many you can afford…' : `Checking your ${unit.many}…`}</span>
           ${writing || byAmount() ? '' : html`<button type="button" class="link" id="max">Use max</button>`}</p>
-        ${places > 0 ? html`<p class="small muted" id="fraction-note">This portfolio trades fractions of a share, down to a millionth (0.000001).</p>` : ''}
+        ${crypto ? html`<p class="small muted" id="fraction-note">Coins trade in fractions down to 0.00000001, every day around the clock.</p>`
+          : places > 0 ? html`<p class="small muted" id="fraction-note">This portfolio trades fractions of a share, down to a millionth (0.000001).</p>` : ''}
         <p class="estimate-line"><span id="estimate-label">${working() ? (buy ? 'Held until it fills' : 'Estimated proceeds now') : buy ? 'Estimated cost' : 'Estimated proceeds'}</span>: <strong id="estimate" aria-live="polite">—</strong></p>
         <p class="small notice" id="short-note" hidden>A short sale: you sell shares you do not own, borrowed, and buy them back later.
           You gain if the price falls and lose if it rises, without limit. The proceeds and half as much again stay in your cash as collateral,
@@ -237,7 +241,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       const buys = document.getElementById('amount-quantity');
       if (buys) {
         buys.textContent = preview.quantity > 0
-          ? `${formatMoney(preview.notional)} ${buy ? 'buys' : 'sells'} ${count(preview.quantity, unit)} at ${formatPrice(preview.price)} a share${places > 0 ? '' : ' (whole shares: this portfolio does not trade fractions)'}.`
+          ? `${formatMoney(preview.notional)} ${buy ? 'buys' : 'sells'} ${count(preview.quantity, unit)} at ${formatPrice(preview.price)} a ${unit.one}${places > 0 ? '' : ' (whole shares: this portfolio does not trade fractions)'}.`
           : '';
       }
       error.textContent = preview.problems.map((problem) => problemText(problem, preview.quantity, unit)).join(' ');
@@ -330,10 +334,10 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       : preview.summary ? html`<p id="review-sentence"><strong>${preview.summary}</strong></p>
         <p class="small muted">${preview.priceNote ?? ''}</p>`
       : amount ? html`<p id="review-sentence">${buy ? 'Buy' : 'Sell'} <strong>${formatMoney(amount)}</strong> of <strong>${symbol}</strong>${preview.quantity > 0
-        ? html`: about <strong>${count(preview.quantity, unit)}</strong> at about <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.
-        The quantity is set when the order fills, at its price then.` : html` at about <strong>${formatPrice(preview.price)}</strong> a share.`}</p>`
-      : html`<p>${buy ? 'Buy' : 'Sell'} <strong>${formatQuantity(preview.quantity)}</strong> shares of <strong>${symbol}</strong> at about
-        <strong>${formatPrice(preview.price)}</strong> a share, ${priceOrigin(preview, false)}.</p>`}
+        ? html`: about <strong>${count(preview.quantity, unit)}</strong> at about <strong>${formatPrice(preview.price)}</strong> a ${unit.one}, ${priceOrigin(preview, false)}.
+        The quantity is set when the order fills, at its price then.` : html` at about <strong>${formatPrice(preview.price)}</strong> a ${unit.one}.`}</p>`
+      : html`<p>${buy ? 'Buy' : 'Sell'} <strong>${count(preview.quantity, unit)}</strong> of <strong>${symbol}</strong> at about
+        <strong>${formatPrice(preview.price)}</strong> a ${unit.one}, ${priceOrigin(preview, false)}.</p>`}
       <dl class="figures" id="review-figures">
         ${isZeroAmount(preview.commission) ? '' : html`
           <div><dt>${option ? 'Premium' : buy ? 'Cost of the shares' : 'Value of the shares'}</dt><dd>${formatMoney(preview.notional)}</dd></div>

@@ -31,9 +31,9 @@ function fact(term, value, className = '') {
   return html`<div><dt class="muted small">${term}</dt><dd class="${className}">${value}</dd></div>`;
 }
 
-function positionCards(held) {
+function positionCards(held, crypto) {
   return html`<h2>Your position</h2><div class="grid">
-    <div class="card stat"><div class="label">Shares</div><div class="value" id="held-quantity">${formatQuantity(held.quantity)}</div></div>
+    <div class="card stat"><div class="label">${crypto ? 'Coins' : 'Shares'}</div><div class="value" id="held-quantity">${formatQuantity(held.quantity)}</div></div>
     <div class="card stat"><div class="label">Average cost</div><div class="value">${formatPrice(held.averageCost)}</div></div>
     <div class="card stat"><div class="label">Value</div><div class="value">${formatMoney(held.marketValue)}</div></div>
     <div class="card stat"><div class="label">Unrealized P&amp;L</div><div class="value ${tone(held.unrealizedPnl)}">${formatSignedMoney(held.unrealizedPnl)}</div></div></div>`;
@@ -74,10 +74,11 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
   const ranges = replay ? TRENDS : RANGES;
   let range = replay ? '3M' : '1Y';
   let watching = watchlist.symbols.includes(asset.symbol);
+  const crypto = asset.assetClass === 'crypto';
   view(html`<div class="row title-row">${logo(asset)}<div><h1 class="flush">${asset.name}</h1>
-      <div class="muted">${asset.symbol}${asset.exchange ? ' · ' + asset.exchange : ''} ${ended ? endedBadge(asset.lastDate) : ''}</div></div></div>
+      <div class="muted">${asset.symbol}${asset.exchange ? ' · ' + asset.exchange : ''} ${crypto ? html`<span class="badge playing" id="crypto-badge">Crypto · trades around the clock</span>` : ''} ${ended ? endedBadge(asset.lastDate) : ''}</div></div></div>
     <div class="spread quote-row">
-      <div><div class="big-price" id="price" aria-live="polite">${formatPrice(asset.price)}</div><div id="change">${changePill(asset.change, asset.changePercent)}</div>
+      <div><div class="big-price" id="price" aria-live="polite">${formatPrice(asset.price)}</div><div id="change">${changePill(asset.change, asset.changePercent)}</div>${crypto ? html`<div class="small muted" id="change-window">Change over 24 hours (since 00:00 UTC)</div>` : ''}
         <div class="small muted" id="as-of">As of ${formatMarketTime(asset.asOf)}</div></div>
       <div class="row"><button class="buy" id="buy" ${ended ? html`disabled aria-describedby="ended-note"` : closed ? html`disabled aria-describedby="closed-note"` : ''}>Buy</button>
         <button class="sell" id="sell" ${(held || portfolio.rules?.shortSelling) && !closed ? '' : 'disabled'}>${held || !portfolio.rules?.shortSelling ? 'Sell' : 'Sell short'}</button>
@@ -93,8 +94,8 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
       <div id="price-chart" class="gap-top"></div>
       ${held ? html`<p class="small muted">Dashed line: your break-even at the average cost of ${formatPrice(held.averageCost)}.</p>` : ''}
     </div>
-    ${held ? positionCards(held) : ''}
-    ${optionChainSection(asset, { allowed: allowOptions })}
+    ${held ? positionCards(held, crypto) : ''}
+    ${crypto ? '' : optionChainSection(asset, { allowed: allowOptions })}
     ${replay ? '' : alertsSection(asset.symbol)}
     <h2>About</h2>
     <div class="card"><dl class="grid facts">
