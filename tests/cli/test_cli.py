@@ -311,3 +311,28 @@ def test_help_and_completion_scripts():
     for shell in ("bash", "zsh", "fish"):
         result = subprocess.run([BINARY, "--generate-completion-script", shell], capture_output=True, text=True)
         assert result.returncode == 0 and "leaderboard" in result.stdout, shell
+
+
+def test_buying_by_amount_and_in_fractions(server):
+    player = Player(server).register()
+    fractional = player.api("/api/v1/portfolios", "POST", {"name": "Slices", "fractionalShares": True})
+    # $250 of AAPL in a portfolio that trades fractions: the preview names the quantity, the order matches the API.
+    placed = player.run("buy", "AAPL", "--amount", "250", "--portfolio", "Slices", stdin="y\n")
+    assert placed.returncode == 0, placed.stderr
+    order = player.api(f"/api/v1/portfolios/{fractional['id']}/orders")["orders"][0]
+    quantity = Decimal(json.dumps(order["quantity"]))
+    assert quantity != quantity.to_integral_value() and Decimal(order["notional"]) <= Decimal("250")
+    assert f"Buy {quantity} AAPL" in placed.stderr and placed.stdout.startswith(f"Bought {quantity} AAPL at $")
+    # Selling a fraction by quantity leaves exactly the rest.
+    half = (quantity / 2).quantize(Decimal("0.000001"), rounding="ROUND_DOWN")
+    player.ok("sell", "AAPL", str(half), "--portfolio", "Slices", "--yes")
+    positions = player.api(f"/api/v1/portfolios/{fractional['id']}/positions")["positions"]
+    assert Decimal(json.dumps(positions[0]["quantity"])) == quantity - half
+    # Main trades whole shares: a fraction is refused with the server's reason; an amount buys whole shares.
+    refused = player.run("buy", "AAPL", "0.5", "--yes")
+    assert refused.returncode != 0 and "whole number of shares" in refused.stderr
+    whole = player.json("buy", "AAPL", "--amount", "1000", "--yes")
+    assert whole["filledQuantity"] == int(whole["filledQuantity"]) and Decimal(whole["notional"]) <= Decimal("1000")
+    for usage in (["buy", "AAPL", "1", "--amount", "5"], ["buy", "AAPL", "--amount", "ten"], ["buy", "AAPL", "1.123456789"]):
+        result = player.run(*usage)
+        assert result.returncode == 2 and "Error" in result.stderr, (usage, result.returncode, result.stderr)

@@ -28,20 +28,18 @@ def _pack():
     return None
 
 
-@pytest.fixture(scope="session")
-def server():
+def _serve(market_data):
+    """Starts the real binary on a temporary SQLite database: on `market_data` (a pack directory), or
+    on the demo exchange when it is None. Yields the base URL, then stops it."""
     # BULLPEN_BINARY: a copy of the debug build (with its .resources bundles beside it), for a run beside a rebuild.
     binary = pathlib.Path(os.environ.get("BULLPEN_BINARY") or ROOT / ".build" / "debug" / "bullpen")
     if not binary.exists():
         _skip_or_fail(f"{binary} is missing: run `swift build` first")
-    pack = _pack()
-    if pack is None:
-        _skip_or_fail("no data pack at BULLPEN_MARKET_DATA or ../shared/market-data")
     data = tempfile.mkdtemp(prefix="bullpen-e2e-")
     env = dict(os.environ, BULLPEN_BCRYPT_COST="4", BULLPEN_REGISTRATIONS_PER_ADDRESS="100000", BULLPEN_ORDERS_PER_MINUTE="100000",
                BULLPEN_CONNECTIONS_PER_ADDRESS="0", BULLPEN_MARKET_DATA="", LOG_LEVEL="warning")
-    process = subprocess.Popen([str(binary), "serve", "--port", "0", "--data-dir", data, "--market-data", pack],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+    arguments = [str(binary), "serve", "--port", "0", "--data-dir", data] + (["--market-data", market_data] if market_data else [])
+    process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
     url = None
     deadline = time.time() + 60
     while time.time() < deadline and url is None:
@@ -60,6 +58,20 @@ def server():
     except subprocess.TimeoutExpired:
         process.kill()
     shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def server():
+    pack = _pack()
+    if pack is None:
+        _skip_or_fail("no data pack at BULLPEN_MARKET_DATA or ../shared/market-data")
+    yield from _serve(pack)
+
+
+@pytest.fixture(scope="session")
+def demo_server():
+    """The server on the demo exchange (invented companies and coins, simulated prices)."""
+    yield from _serve(None)
 
 
 @pytest.fixture(scope="session")
