@@ -71,6 +71,7 @@ final class ReplayProvider: Sendable {
             switch symbol {
             case "AAPL.US": lines.append("AAPL.US,2026-03-02,22:00:07,265.1,268.875,263.02,267.305,51234567")
             case "MSFT.US": lines.append("MSFT.US,2026-03-02,22:00:08,401.5,405,399.25,404.125,20123456")
+            case "BTC.V": lines.append("BTC.V,2026-03-01,03:00:00,65001.5,65410,64800.25,65123.75,1234.56")
             default: lines.append("\(symbol),N/D,N/D,N/D,N/D,N/D,N/D,N/D")
             }
         }
@@ -112,6 +113,11 @@ struct ProviderTests {
             #expect(quotes.keys.sorted() == [aapl, msft])
             #expect(quotes[aapl]?.price == Price(parsing: "267.305")! && quotes[aapl]?.volume == 51_234_567)
             #expect(quotes[aapl]?.asOf.map(SessionDate.init) == SessionDate(year: 2026, month: 3, day: 2))
+            // A coin: `BTC-USD` is asked as Stooq's `btc.v` and comes back as BTC-USD, at 3 a.m. on a Sunday.
+            let btc = Symbol("BTC-USD")!
+            let coin = try await stooq.quotes([btc, aapl])
+            #expect(coin[btc]?.price == Price(parsing: "65123.75") && coin[btc]?.asOf == SessionDate(year: 2026, month: 3, day: 1).date.addingTimeInterval(3 * 3_600))
+            #expect(StooqProvider.stooqSymbol(btc) == "btc.v" && StooqProvider.stooqSymbol(Symbol("BRK-B")!) == "brk-b.us")
         }
     }
 

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from test_replay import focused_id, press, price_text, shoot, tab_to
-from test_webapp import LAPTOP, PHONE, click, go, loaded, money_text, sign_up, text_in, visible, wait
+from test_webapp import LAPTOP, PHONE, click, go, loaded, sign_up, text_in, visible, wait
 
 SATOSHI = Decimal("0.00000001")
 NOTE = "Coins trade in fractions down to 0.00000001, every day around the clock."

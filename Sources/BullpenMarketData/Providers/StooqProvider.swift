@@ -18,8 +18,18 @@ public struct StooqProvider: QuoteProvider {
         http = ProviderHTTP(client: client, baseURL: baseURL, timeout: timeout)
     }
 
-    /// `BRK-B` → `brk-b.us`.
-    static func stooqSymbol(_ symbol: Symbol) -> String { symbol.rawValue.lowercased() + ".us" }
+    /// `BRK-B` → `brk-b.us`; a coin priced in dollars, `BTC-USD` → `btc.v` (Stooq's cryptocurrencies).
+    static func stooqSymbol(_ symbol: Symbol) -> String {
+        let lower = symbol.rawValue.lowercased()
+        return lower.hasSuffix("-usd") ? String(lower.dropLast(4)) + ".v" : lower + ".us"
+    }
+
+    /// Stooq's ticker as a symbol: `AAPL.US` → AAPL, `BTC.V` → BTC-USD.
+    static func symbol(_ ticker: String) -> Symbol? {
+        if ticker.hasSuffix(".US") { return Symbol(String(ticker.dropLast(3))) }
+        if ticker.hasSuffix(".V") { return Symbol(String(ticker.dropLast(2)) + "-USD") }
+        return Symbol(ticker)
+    }
 
     public func quotes(_ symbols: [Symbol]) async throws -> [Symbol: Quote] {
         guard !symbols.isEmpty else { return [:] }
@@ -33,7 +43,7 @@ public struct StooqProvider: QuoteProvider {
             guard fields.count >= 8 else { throw ProviderError.malformed("quote line '\(line)'") }
             guard fields[6] != "N/D" else { continue }   // unknown to Stooq
             let ticker = fields[0].uppercased()
-            guard let symbol = Symbol(ticker.hasSuffix(".US") ? String(ticker.dropLast(3)) : ticker),
+            guard let symbol = Self.symbol(ticker),
                   let close = Price(parsing: Self.trim(fields[6])),
                   let date = SessionDate(iso: fields[1])
             else { throw ProviderError.malformed("quote line '\(line)'") }
