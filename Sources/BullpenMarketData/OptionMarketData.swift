@@ -49,7 +49,8 @@ public struct OptionMarketData: MarketDataSource {
     /// mapped to `BRK-B`), or nil when it names no listed company.
     public func contract(_ symbol: Symbol) async throws -> OptionContract? {
         guard let contract = symbol.option else { return nil }
-        if try await base.asset(contract.underlying) != nil { return contract }
+        // Options are written on stocks: a coin has none.
+        if let asset = try await base.asset(contract.underlying) { return asset.assetClass == .crypto ? nil : contract }
         let listing = try await base.listing()
         return contract.rooted { root in listing.first { OptionContract.root(of: $0.symbol) == root }?.symbol }
     }

@@ -1,5 +1,6 @@
 import BullpenAPI
 import BullpenCore
+import BullpenMarketData
 import BullpenTestSupport
 import Foundation
 import NIOHTTP1
@@ -148,6 +149,38 @@ struct CryptoAPITests {
                                              body: #"{"symbol":"BPC-USD","side":"sell","quantity":\#(order.quantity.text)}"#)
             #expect(sold.status == 201, "\(sold.text)")
             try await server.expectBalanced(player, player.mainPortfolio)
+            // Options are written on stocks only.
+            let chain = try await server.send(.GET, "/api/v1/options/BPC-USD/chain", token: player.accessToken)
+            #expect(chain.status == 422 && chain.errorCode == "not_supported", "\(chain.text)")
+        }
+    }
+
+    /// A replay holding a coin moves on the exchange's sessions: from Friday to Monday is one
+    /// trading day, and on Monday the coin is at Sunday's close (the weekend's moves included), never
+    /// Monday's (that UTC day is not over at the New York close).
+    @Test func aReplayHoldingACoinAdvancesOverAWeekend() async throws {
+        let time = FixedTimeSource(Self.sunday)
+        try await withServer(demo: true, time: time, demoTime: time) { server in
+            let player = try await server.register()
+            let profile = try await server.createReplay(player, #"{"name":"Coins","replay":{"start":"2020-03-13"}}"#)
+            let bpc = Symbol("BPC-USD")!
+            let bars = try await DemoExchange(time: time).dailyBars(bpc, from: SessionDate(iso: "2020-03-12"), through: SessionDate(iso: "2020-03-16"),
+                                                                   asOf: .live)
+            let close = Dictionary(uniqueKeysWithValues: bars.map { ($0.date.description, $0.close) })
+            let reply = try await server.send(.POST, "/api/v1/portfolios/\(profile.id)/orders", token: player.accessToken,
+                                              body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.25}"#)
+            try #require(reply.status == 201, "\(reply.text)")
+            let bought = try reply.decode(OrderDTO.self)
+            #expect(bought.fillPrice == close["2020-03-12"]?.decimalString, "Friday's replay sees Thursday's close: \(bought)")
+            let moved = try await server.advance(player, profile.id, #"{"days":1}"#)
+            try #require(moved.status == 200, "\(moved.text)")
+            let advance = try moved.decode(AdvanceDTO.self)
+            #expect(advance.to == "2020-03-16" && advance.days == 1)
+            let holding = try #require(advance.holdings.first { $0.symbol == "BPC-USD" })
+            #expect(holding.priceBefore == close["2020-03-12"]?.decimalString && holding.priceAfter == close["2020-03-15"]?.decimalString, "\(holding)")
+            let positions = try await server.send(.GET, "/api/v1/portfolios/\(profile.id)/positions", token: player.accessToken).decode(PositionList.self)
+            #expect(positions.positions.first?.lastPrice == close["2020-03-15"]?.decimalString)
+            try await server.expectBalanced(player, profile.id)
         }
     }
 

@@ -17,6 +17,9 @@ struct OptionService: Sendable {
     /// The chain of `underlying` for `expiration` (the nearest when nil) as of `clock`.
     func chain(_ underlying: Symbol, expiration: SessionDate?, asOf clock: PortfolioClock) async throws -> OptionChainDTO {
         guard let company = try await options.asset(underlying), !underlying.isOption else { throw APIError.unknownSymbol(underlying.rawValue) }
+        guard company.assetClass != .crypto else {
+            throw APIError(.notSupported, "\(underlying) is a coin: options are offered on stocks only.")
+        }
         let inputs = try await self.inputs(company.symbol, asOf: clock)
         let market = inputs.market, previous = inputs.previous
         let expirations = TradingCalendar().optionExpirations(on: market.date)

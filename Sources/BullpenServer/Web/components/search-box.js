@@ -38,7 +38,7 @@ export function setupSearch(portfolio) {
       items = page.assets;
       render(list, items.length === 0 ? html`<li class="muted empty">No matches</li>`
         : items.map((a, i) => html`<li role="option" id="option-${i}" data-symbol="${a.symbol}" aria-selected="false">
-            <span><strong>${a.symbol}</strong> ${a.name} ${endedBadgeFor(a, a.asOf)}</span><span class="muted">${formatPrice(a.price)}</span></li>`));
+            <span><strong>${a.symbol}</strong> ${a.name} ${a.assetClass === 'crypto' ? html`<span class="badge playing">Crypto</span>` : ''} ${endedBadgeFor(a, a.asOf)}</span><span class="muted">${formatPrice(a.price)}</span></li>`));
       active = -1;
       input.removeAttribute('aria-activedescendant');
       list.hidden = false;

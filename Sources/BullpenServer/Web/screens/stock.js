@@ -135,7 +135,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
     });
   }
   drawChart();
-  setupOptionChain(asset, selected, { portfolio, positions: positions.positions, canTrade: allowOptions && !closed, onDone: route }, live);
+  if (!crypto) setupOptionChain(asset, selected, { portfolio, positions: positions.positions, canTrade: allowOptions && !closed, onDone: route }, live);
   // Alerts watch the live market: a replay's page has none.
   if (!replay) setupAlerts({ symbol: asset.symbol, live });
   if (focus === 'trends') document.getElementById('trends')?.scrollIntoView();
