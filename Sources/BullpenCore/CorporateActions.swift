@@ -54,7 +54,9 @@ public struct CorporateAction: Sendable, Hashable {
             // Whole shares stay whole (the fraction of a new share is paid in cash); a fractional
             // holding keeps its fraction to the millionth of a share.
             let lot: Lot = held.isWhole ? .whole : .fractionalShare
-            let scaled = held.units * to   // in 1/from of a unit of a new share
+            // In 1/from of a unit of a new share; a position the split would take past a quantity is not split.
+            let (scaled, overflow) = held.units.multipliedReportingOverflow(by: to)
+            guard !overflow else { return nil }
             let exact = scaled / from   // toward zero: a short's fraction too
             let kept = exact - exact % lot.units
             let fraction = scaled - kept * from   // in 1/from of a unit of a new share

@@ -36,6 +36,8 @@ public struct OrderRequest: Sendable, Hashable {
     /// What the symbol is (the market data says, when the order is priced): crypto trades around
     /// the clock, to 10⁻⁸ of a coin, where the rules allow crypto.
     public var assetClass: AssetClass = .usEquity
+    /// Set on the fill of a working order, whose lot was checked when it was placed.
+    public var lotChecked = false
 
     public var type: OrderType {
         get { terms.type }

@@ -46,7 +46,10 @@ public enum TradingEngine {
     /// The checks that need no price: quantity and instrument.
     public static func validate(_ request: OrderRequest, rules: PortfolioRules) throws(OrderRejection) {
         if request.assetClass == .crypto, !rules.allowCrypto { throw .cryptoNotAllowed }
-        let lot = rules.lot(for: request.symbol, assetClass: request.assetClass)
+        let lot = request.lotChecked ? .crypto : rules.lot(for: request.symbol, assetClass: request.assetClass)
+        if request.quantity > rules.maxQuantity {
+            throw .quantityOutOfRange(request.quantity, allowed: lot.quantity...rules.maxQuantity)
+        }
         if request.quantity > .zero, !request.quantity.isMultiple(of: lot) {
             throw .quantityNotInLots(request.quantity, lot: lot)
         }

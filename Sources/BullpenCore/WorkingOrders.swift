@@ -346,7 +346,10 @@ public enum OrderEvaluation {
         var quantity = order.remaining
         var capped = Quantity.zero
         if let cap = volumeCapBasisPoints {
-            let allowed = Quantity(whole: bar.volume).scaled(by: cap, over: 10_000, lot: quantity.isWhole ? .whole : .crypto)
+            // In 128 bits, saturating: a meme coin trades more than a quantity holds in a day.
+            let units = Int128(max(bar.volume, 0)) * Int128(cap) * Int128(Quantity.unitsPerWhole) / 10_000
+            let exact = Quantity(units: Int64(min(units, Int128(Int64.max))))
+            let allowed = quantity.isWhole ? exact.roundedDown(to: .whole) : exact
             if allowed <= .zero { return (order, nil) }
             if allowed < quantity { capped = quantity - allowed; quantity = allowed }
         }
@@ -512,8 +515,10 @@ extension TradingEngine {
                             context: OrderContext) throws(OrderRejection) -> (fill: Fill, book: Book, order: WorkingOrder) {
         var book = book
         book.holds = book.holds.removing(order)
-        let request = OrderRequest(symbol: order.symbol, side: order.side, quantity: min(fill.quantity, order.remaining),
+        var request = OrderRequest(symbol: order.symbol, side: order.side, quantity: min(fill.quantity, order.remaining),
                                    type: order.terms.type)
+        // Its lot (a share, a millionth of one, a satoshi) was checked when it was placed; a part fill is any amount.
+        request.lotChecked = true
         // An order pays its per-order fee once, with its first fill.
         var rules = rules
         rules.commission = Commission(perOrder: order.filledQuantity > 0 ? .zero : rules.commission.perOrder,

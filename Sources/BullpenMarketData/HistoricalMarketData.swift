@@ -48,7 +48,12 @@ public final class HistoricalMarketData: MarketDataSource {
     /// The close of the clock's session; a symbol whose data ends before that session is marked
     /// as no longer trading (its quote is its final close).
     public func quote(_ symbol: Symbol, asOf clock: PortfolioClock) async throws -> Quote? {
-        if isCoin(symbol) { return crypto.quote(symbol, onOrBefore: coinLimit(clock)) }
+        if isCoin(symbol) {
+            guard var quote = crypto.quote(symbol, onOrBefore: coinLimit(clock)) else { return nil }
+            // A coin whose data ended before the day the clock sees (the pack's last coin day, live) trades no more.
+            if let seen = coinLimit(clock) ?? crypto.lastSession, let last = quote.session, last < seen { quote.trading = false }
+            return quote
+        }
         guard var quote = history.quote(symbol, onOrBefore: limit(clock)) else { return nil }
         if let session = await sessionDate(asOf: clock), let last = quote.session, last < session {
             quote.trading = false

@@ -125,6 +125,13 @@ struct WorkingOrderTests {
         let (_, fill) = OrderEvaluation.evaluate(order, bar: thin, volumeCapBasisPoints: 100)   // 1 % of 20,000
         #expect(fill?.quantity == 200 && fill?.cappedBy == 300)
         #expect(fill?.explanation.contains("300 stay working") == true)
+        // A meme coin's volume past what a quantity holds: the cap saturates, never traps.
+        let flood = Self.bar("100", "101", "94", "96", volume: .max)
+        #expect(OrderEvaluation.evaluate(order, bar: flood, volumeCapBasisPoints: 10_000).fill?.quantity == 500)
+        // A fractional order is capped to the hundred-millionth: 0.01 % of 3 shares traded.
+        let fraction = Self.order(.buy, Self.terms(.limit, limit: "95"), quantity: Quantity(parsing: "0.5")!)
+        let sliver = Self.bar("100", "101", "94", "96", volume: 3)
+        #expect(OrderEvaluation.evaluate(fraction, bar: sliver, volumeCapBasisPoints: 1).fill?.quantity == Quantity(parsing: "0.0003"))
     }
 
     /// A per-order fee is paid once, with the first fill of an order filled in parts; the hold

@@ -93,6 +93,10 @@ struct CryptoTests {
         let replay = try await pack.quote(Symbol("BTC-USD")!, asOf: .replay(SessionDate(year: 2024, month: 1, day: 8).date))
         #expect(replay?.price == Price(parsing: "43929.02"))
         #expect(try await pack.dailyBars(Symbol("BTC-USD")!, from: nil, through: nil, asOf: .live).count == 4)
+        // Live, the coin trades at its last day; a replay past its data's end sees it no longer trading.
+        #expect(btc.trading)
+        let later = try await pack.quote(Symbol("BTC-USD")!, asOf: .replay(SessionDate(year: 2024, month: 1, day: 20).date))
+        #expect(later?.price == Price(parsing: "46951.04") && later?.trading == false)
     }
 
     @Test func aPackWithoutTheColumnIsAllStocksAndABadClassIsAnError() async throws {

@@ -33,6 +33,11 @@ struct FractionalAPITests {
             let previewed = try preview.decode(OrderPreviewDTO.self)
             #expect(previewed.quantity == ExactNumber("0.625") && previewed.total == "250.00" && previewed.problems.isEmpty)
             #expect(previewed.maxQuantity == 250, "all the cash at $400 a share: \(previewed.maxQuantity)")
+            // A limit order by amount buys what the amount buys at its limit, and its sentence says so.
+            let limit = try await server.send(.POST, orders + "/preview", token: player.accessToken,
+                                              body: #"{"symbol":"MSFT","side":"buy","notional":"250.00","type":"limit","limitPrice":"390.00"}"#)
+                .decode(OrderPreviewDTO.self)
+            #expect(limit.quantity == ExactNumber("0.641025") && limit.summary?.contains("0.641025") == true, "\(limit)")
 
             let bought = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"MSFT","side":"buy","notional":"250.00"}"#)
             try #require(bought.status == 201, "\(bought.text)")
@@ -139,6 +144,14 @@ struct CryptoAPITests {
             #expect(order.status == "filled" && order.fillPrice == asset.price && order.marketOpen == true, "\(order)")
             #expect(quantity == price.quantity(affordableWith: Money(dollars: 25), lot: .crypto) && !quantity.isWhole)
             #expect(Money(parsing: order.notional)! <= Money(dollars: 25))
+            // A limit the price reaches fills at once, in fractions of a coin; one that would rest is refused for now.
+            let above = (price.ticks * 11 / 10 / 100) * 100
+            let limit = try await server.send(.POST, orders, token: player.accessToken,
+                                              body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.01,"type":"limit","limitPrice":"\#(Price(ticks: above).decimalString)"}"#)
+            #expect(limit.status == 201 && (try? limit.decode(OrderDTO.self).status) == "filled", "\(limit.text)")
+            let resting = try await server.send(.POST, orders, token: player.accessToken,
+                                                body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.5,"type":"limit","limitPrice":"1.00"}"#)
+            #expect(resting.status == 422 && resting.errorCode == "order_type_not_available", "\(resting.text)")
             // A whole number of coins, or 0.5 of one, fills too: coins are never whole-share bound.
             let half = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"HOP-USD","side":"buy","quantity":1234.56789012}"#)
             #expect(half.status == 201, "\(half.text)")

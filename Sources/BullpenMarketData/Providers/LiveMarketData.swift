@@ -103,6 +103,8 @@ public final class LiveMarketData: MarketDataSource {
     public func sessionDate(asOf clock: PortfolioClock) async -> SessionDate? {
         guard case .live = clock, let newest = await cache.newestQuote else { return await base.sessionDate(asOf: clock) }
         let baseDate = await base.sessionDate(asOf: clock)
-        return max(SessionDate(newest), baseDate ?? SessionDate(newest))
+        // A coin's quote at night or at the weekend does not make a stock session of its day.
+        let session = calendar.tradingDay(onOrBefore: SessionDate(newest))
+        return max(session, baseDate ?? session)
     }
 }

@@ -63,7 +63,7 @@ struct OrderRoutes: RouteCollection {
         var dto = OrderPreviewDTO(preview, pricing: priced.pricing, trading: priced.trading)
         dto.priceNote = priced.note ?? priced.pricing.explanation
         if !request.terms.fillsAtOnce || request.terms.type != .market {
-            dto.summary = OrderSentence.describe(side: request.side, quantity: request.quantity, symbol: request.symbol, terms: request.terms)
+            dto.summary = OrderSentence.describe(side: request.side, quantity: preview.request.quantity, symbol: request.symbol, terms: request.terms)
         }
         return try jsonResponse(dto)
     }

@@ -141,10 +141,25 @@ struct PortfolioService: Sendable {
             // An order by amount buys what the amount buys at its fill price (a limit order's at its limit).
             let at = request.terms.fillsAtOnce ? priced.price : (request.terms.limit ?? priced.price)
             priced.request = priced.request.resolvingNotional(at: at, lot: portfolio.rules.lot(for: request.symbol, assetClass: priced.request.assetClass))
-            let sentence = "\(amount.dollars) buys \(priced.request.quantity) at \(at.dollars)."
+            let sentence = "\(amount.dollars) \(request.side == .buy ? "buys" : "sells") \(priced.request.quantity) at \(at.dollars)."
             priced.note = priced.note.map { $0 + " " + sentence } ?? sentence
         }
+        try refuseRestingCoinOrder(priced)
         return priced
+    }
+
+    /// A coin's working order would wait for the stock exchange's hours (the monitor follows those)
+    /// and a replay's sessions, not its own round-the-clock days: a coin order must fill at once, for now.
+    private func refuseRestingCoinOrder(_ priced: PricedOrder) throws {
+        let request = priced.request
+        guard request.assetClass == .crypto, !request.terms.fillsAtOnce else { return }
+        let (_, fill) = OrderEvaluation.evaluate(
+            WorkingOrder(id: OrderID(UUID()), symbol: request.symbol, side: request.side, quantity: request.quantity,
+                         terms: request.terms, waterMark: priced.price, placedOn: SessionDate(time.now()), placedAt: time.now()),
+            quote: priced.price, at: priced.pricing.asOf)
+        guard fill == nil else { return }
+        throw OrderRejection.orderTypeNotAvailable(
+            "A coin's order fills at once for now: a market order, or a limit the price already reaches (\(priced.price.dollars) now).")
     }
 
     /// The price `request` would execute at now, as of the portfolio's clock.
@@ -279,7 +294,7 @@ struct PortfolioService: Sendable {
             ? "\(now): this order would fill at once, at that price."
             : request.side == .buy
                 ? "\(now). Until it fills or ends, the order holds \(preview.total.dollars) of your cash (\(hold.dollars) a share with the commission), so nothing else can spend it."
-                : "\(now). Until it fills or ends, the order holds your \(request.quantity) share\(request.quantity == 1 ? "" : "s"), so no other order can sell them."
+                : "\(now). Until it fills or ends, the order holds your \(priced.request.quantity) share\(priced.request.quantity == 1 ? "" : "s"), so no other order can sell them."
         return (preview, priced)
     }
 

@@ -11,16 +11,21 @@ struct M0018_FixedPointQuantities: AsyncMigration {
     static let factor = "100000000"
 
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
-        for (table, column) in Self.columns {
-            try await sql.raw("UPDATE \(ident: table) SET \(ident: column) = \(ident: column) * \(unsafeRaw: Self.factor)").run()
+        // One transaction: a crash halfway never leaves some columns scaled (and scaled again on the rerun).
+        try await database.transaction { transaction in
+            let sql = transaction as! any SQLDatabase
+            for (table, column) in Self.columns {
+                try await sql.raw("UPDATE \(ident: table) SET \(ident: column) = \(ident: column) * \(unsafeRaw: Self.factor)").run()
+            }
         }
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
-        for (table, column) in Self.columns {
-            try await sql.raw("UPDATE \(ident: table) SET \(ident: column) = \(ident: column) / \(unsafeRaw: Self.factor)").run()
+        try await database.transaction { transaction in
+            let sql = transaction as! any SQLDatabase
+            for (table, column) in Self.columns {
+                try await sql.raw("UPDATE \(ident: table) SET \(ident: column) = \(ident: column) / \(unsafeRaw: Self.factor)").run()
+            }
         }
     }
 }
