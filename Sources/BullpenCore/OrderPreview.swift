@@ -28,7 +28,7 @@ extension TradingEngine {
         var book = book
         book.margin = book.margin ?? rules.margin
         let trading = context.trading
-        let quantity = max(.zero, min(request.quantity, rules.maxQuantity))
+        let quantity = max(.zero, min(request.quantity, rules.maxQuantity(for: request.assetClass)))
         let notional = price.notional(quantity: quantity)
         let commission = rules.commission.amount(on: notional)
         let total = request.side == .buy ? notional + commission : notional - commission
@@ -36,7 +36,7 @@ extension TradingEngine {
         return OrderPreview(
             request: request, price: price, notional: notional, commission: commission, total: total,
             cashBefore: book.cash, cashAfter: request.side == .buy ? book.cash - total : book.cash + total,
-            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules, lot: rules.lot(for: request.symbol, assetClass: request.assetClass)) : .zero) : held,
+            maxQuantity: request.side == .buy ? (trading ? maxAffordable(cash: book.freeCash, price: price, rules: rules, lot: rules.lot(for: request.symbol, assetClass: request.assetClass), assetClass: request.assetClass) : .zero) : held,
             held: held, problems: problems(request, on: book, at: price, rules: rules, context: context))
     }
 
@@ -77,7 +77,7 @@ extension TradingEngine {
                 found.append(.coverExceedsShort(requested: request.quantity, short: max(-held, 0)))
             }
         }
-        let quantity = max(.zero, min(request.quantity, rules.maxQuantity))
+        let quantity = max(.zero, min(request.quantity, rules.maxQuantity(for: request.assetClass)))
         let notional = price.notional(quantity: quantity)
         let commission = rules.commission.amount(on: notional)
         let held = book.quantity(of: request.symbol)

@@ -47,13 +47,14 @@ public enum TradingEngine {
     public static func validate(_ request: OrderRequest, rules: PortfolioRules) throws(OrderRejection) {
         if request.assetClass == .crypto, !rules.allowCrypto { throw .cryptoNotAllowed }
         let lot = request.lotChecked ? .crypto : rules.lot(for: request.symbol, assetClass: request.assetClass)
-        if request.quantity > rules.maxQuantity {
-            throw .quantityOutOfRange(request.quantity, allowed: lot.quantity...rules.maxQuantity)
+        let most = rules.maxQuantity(for: request.assetClass)
+        if request.quantity > most {
+            throw .quantityOutOfRange(request.quantity, allowed: lot.quantity...most)
         }
         if request.quantity > .zero, !request.quantity.isMultiple(of: lot) {
             throw .quantityNotInLots(request.quantity, lot: lot)
         }
-        let allowed = lot.quantity...rules.maxQuantity
+        let allowed = lot.quantity...most
         guard allowed.contains(request.quantity) else {
             throw .quantityOutOfRange(request.quantity, allowed: allowed)
         }
@@ -64,7 +65,8 @@ public enum TradingEngine {
 
     /// The most of `lot` that `cash` buys at `price` under `rules`, commission included (whole
     /// shares unless the lot is finer).
-    public static func maxAffordable(cash: Money, price: Price, rules: PortfolioRules, lot: Lot = .whole) -> Quantity {
+    public static func maxAffordable(cash: Money, price: Price, rules: PortfolioRules, lot: Lot = .whole,
+                                     assetClass: AssetClass = .usEquity) -> Quantity {
         guard price.ticks > 0, cash > .zero else { return .zero }
         func fits(_ lots: Int64) -> Bool {
             let notional = price.notional(quantity: Quantity(units: lots * lot.units))
@@ -72,7 +74,7 @@ public enum TradingEngine {
         }
         // The cost grows with the quantity: search the lots between none and what the cash buys before commission.
         var low: Int64 = 0
-        var high = min(price.quantity(affordableWith: cash, lot: lot), rules.maxQuantity).units / lot.units
+        var high = min(price.quantity(affordableWith: cash, lot: lot), rules.maxQuantity(for: assetClass)).units / lot.units
         while low < high {
             let middle = low + (high - low + 1) / 2
             if fits(middle) { low = middle } else { high = middle - 1 }

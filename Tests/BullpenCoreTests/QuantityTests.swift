@@ -123,6 +123,12 @@ struct QuantityTests {
         var rules = PortfolioRules.default
         rules.marketHoursOnly = true
         #expect(rules.lot(for: btc, assetClass: .crypto) == .crypto && rules.lot(for: btc) == .whole)
+        // A coin at a fraction of a cent: a thousand times the share limit, so that $10,000 of it is one order.
+        #expect(rules.maxQuantity(for: .crypto) == Quantity(whole: 1_000_000_000) && rules.maxQuantity(for: .usEquity) == 1_000_000)
+        var meme = OrderRequest(symbol: Symbol("HOP-USD")!, side: .buy, quantity: Quantity(whole: 2_500_000))
+        meme.assetClass = .crypto
+        #expect(TradingEngine.preview(meme, on: Book(startingCash: Money(dollars: 10_000)), at: Price(ticks: 40), rules: .default,
+                                      trading: true).problems.isEmpty)
         let book = Book(startingCash: Money(dollars: 100))
         let price = Price(parsing: "98765.4321")!
         let closed = OrderContext(trading: true, marketOpen: false)

@@ -121,6 +121,8 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   // Stocks may be ordered by amount (dollars), and in fractions where the portfolio's rules allow them.
   const places = option ? 0 : crypto ? 8 : portfolio.rules?.fractionalShares ? 6 : 0;
   let by = 'shares';
+  /** A quantity as a field shows it: its decimals written out (never "1e-7"). */
+  const typedQuantity = (value) => places > 0 ? Number(value).toFixed(places).replace(/0+$/, '').replace(/\.$/, '') : String(value);
   const byAmount = () => !option && by === 'dollars';
 
   /** The body's type fields for the terms chosen (the empty ones left out, for the server to name). */
@@ -190,7 +192,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
           ${option.type === 'put' ? `if it ends in the money you buy ${formatNumber(option.multiplier)} shares a contract at the strike, and that cash stays set aside`
             : `if it ends in the money you deliver ${formatNumber(option.multiplier)} of your shares a contract at the strike, and those shares stay set aside`}.</p>` : ''}
         ${option ? '' : html`<div class="segmented order-by" role="group" aria-label="${verb} by">
-          <button type="button" id="by-shares" aria-pressed="${String(by === 'shares')}">Shares</button>
+          <button type="button" id="by-shares" aria-pressed="${String(by === 'shares')}">${unit.label}</button>
           <button type="button" id="by-dollars" aria-pressed="${String(by === 'dollars')}">Dollars</button></div>`}
         <label for="quantity">${byAmount() ? 'Amount ($)' : unit.label}</label>
         ${byAmount() ? html`<input id="quantity" inputmode="decimal" value="${quantityText}" autocomplete="off" aria-describedby="amount-quantity trade-max trade-error">
@@ -282,7 +284,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     document.getElementById('max')?.addEventListener('click', async () => {
       const known = latest ?? await ask(1).catch(() => null);
       if (!known || !isShowing(form)) return;
-      input.value = String(places > 0 ? most(known) : Math.max(1, most(known)));
+      input.value = places > 0 ? typedQuantity(most(known)) : String(Math.max(1, most(known)));
       later.cancel();
       estimate();
     });
@@ -350,7 +352,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       <div id="trade-result" role="status"></div>
       <div class="actions"><button class="primary" id="confirm" ${blocked ? 'disabled' : ''}>${option ? `Yes, ${verb.toLowerCase()}` : preview.summary ? 'Place order' : buy ? 'Place buy order' : 'Place sell order'}</button>
         <button type="button" id="back">Change</button><button type="button" data-close id="cancel-trade">Cancel</button></div>`);
-    document.getElementById('back').addEventListener('click', () => editStep(amount ?? String(preview.quantity)));
+    document.getElementById('back').addEventListener('click', () => editStep(amount ?? typedQuantity(preview.quantity)));
     const confirm = document.getElementById('confirm');
     confirm.addEventListener('click', async () => {
       const error = document.getElementById('trade-error');
