@@ -13,7 +13,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from test_replay import focused_id, press, price_text, shoot, tab_to
+from test_fractional import by_dollars_with_the_keyboard
+from test_replay import focused_id, press, price_text, shoot
 from test_webapp import LAPTOP, PHONE, click, go, loaded, sign_up, text_in, visible, wait
 
 SATOSHI = Decimal("0.00000001")
@@ -80,16 +81,6 @@ def coin_page(driver, symbol):
 
 def uncaught_errors(driver):
     return [e["message"] for e in driver.get_log("browser") if "Uncaught" in e["message"] or "TypeError" in e["message"]]
-
-
-def by_dollars_with_the_keyboard(driver):
-    """On the open trade sheet: Tab to Dollars, Enter; the sheet asks for an amount, focus stays on the toggle."""
-    assert visible(driver, "#by-shares").get_attribute("aria-pressed") == "true"
-    tab_to(driver, "by-dollars")
-    press(driver, Keys.ENTER)
-    wait(driver).until(lambda d: d.find_element(By.ID, "by-dollars").get_attribute("aria-pressed") == "true")
-    assert focused_id(driver) == "by-dollars"
-    assert driver.find_element(By.CSS_SELECTOR, "label[for=quantity]").text == "Amount ($)"
 
 
 def test_a_browser_test_buying_25_dollars_of_a_coin(demo_server, driver_factory, screenshots):
