@@ -473,11 +473,16 @@ struct HardeningTests {
             let smuggled = "0\r\n\r\nPOST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 9.9.9.9\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(inner.utf8.count)\r\n\r\n\(inner)"
             let chunk = String(smuggled.utf8.count, radix: 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
-            let (channel, received) = try await Self.rawConnection(server)
-            try? await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n" + chunk)).get()
-            let answers = try await Self.collected(received, settle: .seconds(1))
+            // A connection the guard closed before a starved writer wrote (the header timeout passed)
+            // brings nothing back: that attempt proves nothing, and is made again.
+            var answers = ""
+            for _ in 1...3 where answers.isEmpty {
+                let (channel, received) = try await Self.rawConnection(server)
+                try? await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n" + chunk)).get()
+                answers = try await Self.collected(received, settle: .seconds(1))
+                try? await channel.close().get()
+            }
             #expect(answers.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "one request, one answer: \(answers)")
-            try? await channel.close().get()
             // TRACE may not have a body: its body is dropped, not passed on as bytes of their own.
             let content = smuggled.dropFirst(5)
             let (trace, traceReceived) = try await Self.rawConnection(server)
