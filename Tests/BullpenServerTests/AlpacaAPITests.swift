@@ -145,7 +145,12 @@ struct AlpacaAPITests {
             #expect(try plain.decode(APIKeyDTO.self).scope == "read_only")
             // Bob cannot revoke Alice's key.
             #expect(try await server.send(.DELETE, "/api/v1/keys/\(try plain.decode(APIKeyDTO.self).id)", token: bob.accessToken).status == 404)
-            for _ in 1..<25 { _ = try await Self.makeKey(server, alice) }
+            // The public key id names a key too (what a bot knows it by); only its owner's.
+            let publicID = try plain.decode(APIKeyDTO.self).keyId
+            #expect(try await server.send(.DELETE, "/api/v1/keys/\(publicID)", token: bob.accessToken).status == 404)
+            #expect(try await server.send(.DELETE, "/api/v1/keys/\(publicID)", token: alice.accessToken).status == 204)
+            #expect(try await server.send(.DELETE, "/api/v1/keys/\(publicID)", token: alice.accessToken).status == 404)
+            for _ in 0..<25 { _ = try await Self.makeKey(server, alice) }
             let tooMany = try await server.send(.POST, "/api/v1/keys", token: alice.accessToken, json: CreateAPIKeyRequest(portfolioId: alice.mainPortfolio))
             #expect(tooMany.status == 409 && tooMany.errorCode == "too_many_keys")
         }

@@ -42,7 +42,11 @@ struct APIKeyRoutes: RouteCollection {
 
     @Sendable func revoke(req: Request) async throws -> Response {
         let caller = try await req.caller()
-        guard let id = req.parameters.get("keyId").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("API key") }
+        // The key's id, or its public key id (`BK…`, what a bot knows it by): either names it.
+        let given = req.parameters.get("keyId") ?? ""
+        var id = UUID(uuidString: given)
+        if id == nil { id = try await req.bullpen.store.apiKeys(owner: caller.user).first { $0.keyID == given }?.id }
+        guard let id else { throw APIError.notFound("API key") }
         try await req.bullpen.store.revokeAPIKey(id, owner: caller.user)
         return Response(status: .noContent)
     }
