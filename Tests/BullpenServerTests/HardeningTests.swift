@@ -485,11 +485,14 @@ struct HardeningTests {
             #expect(answers.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "one request, one answer: \(answers)")
             // TRACE may not have a body: its body is dropped, not passed on as bytes of their own.
             let content = smuggled.dropFirst(5)
-            let (trace, traceReceived) = try await Self.rawConnection(server)
-            try? await trace.writeAndFlush(ByteBuffer(string: "TRACE /health HTTP/1.1\r\nHost: x\r\nContent-Length: \(content.utf8.count)\r\n\r\n\(content)")).get()
-            let traced = try await Self.collected(traceReceived, settle: .seconds(1))
+            var traced = ""
+            for _ in 1...3 where traced.isEmpty {   // (nothing back: the same starved writer, made again)
+                let (trace, traceReceived) = try await Self.rawConnection(server)
+                try? await trace.writeAndFlush(ByteBuffer(string: "TRACE /health HTTP/1.1\r\nHost: x\r\nContent-Length: \(content.utf8.count)\r\n\r\n\(content)")).get()
+                traced = try await Self.collected(traceReceived, settle: .seconds(1))
+                try? await trace.close().get()
+            }
             #expect(traced.hasPrefix("HTTP/1.1 405 ") && traced.components(separatedBy: "HTTP/1.1 ").count - 1 == 1, "\(traced)")
-            try? await trace.close().get()
             #expect(try await server.store.user(usernameKey: name) == nil, "no smuggled registration happened")
 
             for head in ["POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
