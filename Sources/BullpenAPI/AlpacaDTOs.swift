@@ -39,8 +39,7 @@ public struct AlpacaDecimal: Codable, Sendable, Hashable {
         if let text = try? container.decode(String.self) {
             self.text = text
         } else {
-            let number = try container.decode(Decimal.self)
-            self.text = number.description
+            self.text = try ExactNumber(from: decoder).text
         }
     }
 

@@ -51,9 +51,7 @@ public struct CorporateAction: Sendable, Hashable {
             return amount == .zero ? nil : (0, amount, amount, .zero)
         case .split(let to, let from):
             guard to > 0, from > 0 else { return nil }
-            // Whole shares stay whole (the fraction of a new share is paid in cash); a fractional
-            // holding keeps its fraction to the millionth of a share.
-            let lot: Lot = held.isWhole ? .whole : .fractionalShare
+            let lot = Lot.shares(keeping: held)
             // In 1/from of a unit of a new share; a position the split would take past a quantity is not split.
             let (scaled, overflow) = held.units.multipliedReportingOverflow(by: to)
             guard !overflow else { return nil }
@@ -105,7 +103,7 @@ extension WorkingOrder {
         func scale(_ price: Price?) -> Price? { price.map { Price(ticks: FixedPoint.divideRounded($0.ticks * from, by: to)) } }
         var order = self
         // What filled stays as it filled (its fills are history); what remains is in new shares.
-        order.quantity = filledQuantity + remaining.scaled(by: to, over: from, lot: remaining.isWhole ? .whole : .fractionalShare)
+        order.quantity = filledQuantity + remaining.scaled(by: to, over: from, lot: .shares(keeping: remaining))
         order.terms.limit = scale(terms.limit)
         order.terms.stop = scale(terms.stop)
         if case .price(let amount)? = terms.trail { order.terms.trail = .price(scale(amount)!) }

@@ -142,11 +142,12 @@ public enum FixedPoint {
     }
 
     /// How ``multiplyDivide(_:_:_:rounding:)`` rounds.
-    public enum Rounding: Sendable { case halfAwayFromZero, down, up }
+    public enum Rounding: Sendable { case halfAwayFromZero, down }
 
     /// `a × b ÷ c` with a 128-bit intermediate, so that a quantity in 10⁻⁸ units times a price in
-    /// ticks cannot overflow before the division. `down` and `up` round towards negative and
-    /// positive infinity. Traps when the result leaves `Int64` (no amount in this app comes near).
+    /// ticks cannot overflow before the division. `down` rounds towards negative infinity. Traps
+    /// when the result leaves `Int64` (no amount in this app comes near; see
+    /// ``multiplyDivideSaturating(_:_:_:)`` for counts that may).
     public static func multiplyDivide(_ a: Int64, _ b: Int64, _ c: Int64, rounding: Rounding = .halfAwayFromZero) -> Int64 {
         precondition(c != 0)
         let numerator = Int128(a) * Int128(b)
@@ -160,11 +161,16 @@ public enum FixedPoint {
                 if remainder.magnitude * 2 >= denominator.magnitude { quotient += negative ? -1 : 1 }
             case .down:
                 if negative { quotient -= 1 }
-            case .up:
-                if !negative { quotient += 1 }
             }
         }
         return Int64(quotient)
+    }
+
+    /// `a × b ÷ c` for non-negative operands, rounded down, and the largest `Int64` when it is
+    /// beyond (what a fortune buys at a hundredth of a cent, a meme coin's daily volume in 10⁻⁸ units).
+    public static func multiplyDivideSaturating(_ a: Int64, _ b: Int64, _ c: Int64) -> Int64 {
+        precondition(a >= 0 && b >= 0 && c > 0)
+        return Int64(min(Int128(a) * Int128(b) / Int128(c), Int128(Int64.max)))
     }
 
     public static func divideRounded(_ numerator: Int64, by denominator: Int64) -> Int64 {

@@ -70,8 +70,7 @@ public struct PortfolioRules: Sendable, Hashable, Codable {
     /// The largest quantity of one order: ``maxQuantity``, or a thousand times it for a coin (coins
     /// can cost a fraction of a cent: a million of one may be a few thousand dollars).
     public func maxQuantity(for assetClass: AssetClass) -> Quantity {
-        assetClass == .crypto ? Quantity(units: maxQuantity.units.multipliedReportingOverflow(by: 1_000).overflow ? .max : maxQuantity.units * 1_000)
-            : maxQuantity
+        assetClass == .crypto ? Quantity(units: FixedPoint.multiplyDivideSaturating(maxQuantity.units, 1_000, 1)) : maxQuantity
     }
 
     /// The smallest amount of `symbol` an order may trade under these rules: 10⁻⁸ of a coin, a

@@ -41,24 +41,28 @@ public struct Price: Hashable, Comparable, Sendable, CustomStringConvertible {
         Money(cents: FixedPoint.multiplyDivide(ticks, quantity.units, Price.ticksPerCent * Quantity.unitsPerWhole))
     }
 
-    /// The most of a `lot` that `budget` buys at this price (never more than the budget), rounded
-    /// down to the lot: what a buy "by amount" gets.
+    /// The most of a `lot` that `budget` buys at this price, rounded down to the lot: what a buy
+    /// "by amount" gets. Its exact value is at most the budget, a whole number of cents, so its
+    /// notional (rounded to the cent) is too. Capped at the largest quantity.
     public func quantity(affordableWith budget: Money, lot: Lot) -> Quantity {
         guard ticks > 0, budget.cents > 0 else { return .zero }
-        // In 128 bits, capped at the largest quantity: a fortune at a hundredth of a cent is beyond it.
-        let units = Int128(budget.cents) * Int128(Price.ticksPerCent * Quantity.unitsPerWhole) / Int128(ticks)
-        var quantity = Quantity(units: Int64(min(units, Int128(Int64.max)))).roundedDown(to: lot)
-        // The notional rounds half up to the cent, so the last lot may cost a cent more than the budget.
-        while quantity.units > 0 && notional(quantity: quantity) > budget {
-            quantity -= lot.quantity
-        }
-        return quantity
+        return Quantity(units: FixedPoint.multiplyDivideSaturating(budget.cents, Price.ticksPerCent * Quantity.unitsPerWhole, ticks))
+            .roundedDown(to: lot)
     }
 
     /// The per-share price of `total` spread over `quantity` shares, rounded half away from zero to four places.
     public static func average(of total: Money, over quantity: Quantity) -> Price {
         guard quantity.units != 0 else { return Price(ticks: 0) }
         return Price(ticks: FixedPoint.multiplyDivide(total.cents, Price.ticksPerCent * Quantity.unitsPerWhole, quantity.units))
+    }
+
+    /// The average of two prices weighted by their (positive) quantities, rounded half up to the
+    /// tick: a working order's fill price after another of its fills.
+    public static func average(_ first: Price, weight firstQuantity: Quantity, _ second: Price, weight secondQuantity: Quantity) -> Price {
+        let total = Int128(first.ticks) * Int128(firstQuantity.units) + Int128(second.ticks) * Int128(secondQuantity.units)
+        let weight = Int128(firstQuantity.units) + Int128(secondQuantity.units)
+        precondition(weight > 0)
+        return Price(ticks: Int64((2 * total + weight) / (2 * weight)))
     }
 
     /// This price on the exchange's tick grid: whole cents at $1 or more, four places below

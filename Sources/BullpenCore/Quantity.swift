@@ -87,6 +87,10 @@ public struct Lot: Hashable, Sendable, CustomStringConvertible {
 
     /// The lot as a quantity: `1`, `0.000001`, `0.00000001`.
     public var quantity: Quantity { Quantity(units: units) }
+    /// The lot of shares `quantity` already keeps: whole shares stay whole (a split pays their
+    /// fraction in cash), a fractional holding keeps its fraction to the millionth.
+    public static func shares(keeping quantity: Quantity) -> Lot { quantity.isWhole ? .whole : .fractionalShare }
+
     /// Decimal places the lot allows: 0, 6 or 8.
     public var places: Int {
         var places = Quantity.scale

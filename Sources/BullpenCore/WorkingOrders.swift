@@ -346,9 +346,8 @@ public enum OrderEvaluation {
         var quantity = order.remaining
         var capped = Quantity.zero
         if let cap = volumeCapBasisPoints {
-            // In 128 bits, saturating: a meme coin trades more than a quantity holds in a day.
-            let units = Int128(max(bar.volume, 0)) * Int128(cap) * Int128(Quantity.unitsPerWhole) / 10_000
-            let exact = Quantity(units: Int64(min(units, Int128(Int64.max))))
+            // Saturating: a meme coin trades more than a quantity holds in a day.
+            let exact = Quantity(units: FixedPoint.multiplyDivideSaturating(max(bar.volume, 0), cap * Quantity.unitsPerWhole, 10_000))
             let allowed = quantity.isWhole ? exact.roundedDown(to: .whole) : exact
             if allowed <= .zero { return (order, nil) }
             if allowed < quantity { capped = quantity - allowed; quantity = allowed }

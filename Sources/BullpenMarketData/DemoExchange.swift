@@ -109,15 +109,18 @@ public final class DemoExchange: MarketDataSource {
     /// A coin's quote: live, the tick now against yesterday's (UTC) close; in a replay, the close of
     /// the replay's date, never of a day not over yet.
     func coinQuote(_ symbol: Symbol, asOf clock: PortfolioClock, now: Date) -> Quote? {
+        let last = Self.lastCoinDay(clock, now: now)
+        guard case .live = clock, let bar = coinPartialBar(symbol, at: now) else { return coins.quote(symbol, onOrBefore: last) }
+        return Quote(price: bar.close, previousClose: coins.quote(symbol, onOrBefore: last)?.price, asOf: now, volume: bar.volume)
+    }
+
+    /// The last UTC day of a coin that is over as of `clock`: yesterday, or in a replay the day
+    /// before its date (a replay stands on its session before the New York close: that UTC day is
+    /// not over yet).
+    static func lastCoinDay(_ clock: PortfolioClock, now: Date) -> SessionDate {
         let yesterday = SessionDate(now).adding(days: -1)
-        switch clock {
-        case .live:
-            guard let bar = coinPartialBar(symbol, at: now) else { return coins.quote(symbol, onOrBefore: yesterday) }
-            return Quote(price: bar.close, previousClose: coins.quote(symbol, onOrBefore: yesterday)?.price, asOf: now, volume: bar.volume)
-        case .replay(let date):
-            // A replay stands on its session before the close (in New York): the UTC day is not over yet.
-            return coins.quote(symbol, onOrBefore: min(SessionDate(date).adding(days: -1), yesterday))
-        }
+        guard case .replay(let date) = clock else { return yesterday }
+        return min(SessionDate(date).adding(days: -1), yesterday)
     }
 
     func isCoin(_ symbol: Symbol) -> Bool { assets[symbol]?.assetClass == .crypto }
@@ -173,8 +176,7 @@ public final class DemoExchange: MarketDataSource {
                           asOf clock: PortfolioClock) async throws -> [DailyBar] {
         if isCoin(symbol) {
             let now = time.now()
-            var limit = SessionDate(now).adding(days: -1)
-            if case .replay(let date) = clock { limit = min(limit, SessionDate(date).adding(days: -1)) }
+            let limit = Self.lastCoinDay(clock, now: now)
             var bars = coins.bars(symbol, from: start, through: end.map { min($0, limit) } ?? limit)
             if case .live = clock, end.map({ $0 >= SessionDate(now) }) ?? true, let partial = coinPartialBar(symbol, at: now) {
                 bars.append(partial)

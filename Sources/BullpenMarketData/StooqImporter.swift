@@ -137,12 +137,8 @@ public struct StooqImporter: Sendable {
                 if tickerText == nil {
                     tickerText = ticker
                     let upper = ticker.uppercased()
-                    if upper.hasSuffix(".V") {
-                        assetClass = .crypto
-                        symbol = Symbol(String(upper.dropLast(2)) + "-USD")
-                    } else {
-                        symbol = Symbol(upper.hasSuffix(".US") ? String(upper.dropLast(3)) : upper)
-                    }
+                    if upper.hasSuffix(".V") { assetClass = .crypto }
+                    symbol = StooqProvider.symbol(upper)
                     if symbol == nil { problem("'\(ticker)' is not a ticker symbol") }
                 } else if ticker != tickerText {
                     return problem("ticker \(ticker) differs from the file's \(tickerText!)")

@@ -155,8 +155,8 @@ extension BatchPlan {
         // The average of the fills' prices, weighted by their quantities, to the price's own
         // precision (the notional is rounded to cents: dividing it again would lose the ticks).
         let before = record.filledQuantity
-        record.fillPrice = before == .zero ? done.fill.price : Price(ticks: Self.weightedAverage(
-            record.fillPrice?.ticks ?? 0, before, done.fill.price.ticks, done.fill.quantity))
+        record.fillPrice = before == .zero ? done.fill.price
+            : Price.average(record.fillPrice ?? done.fill.price, weight: before, done.fill.price, weight: done.fill.quantity)
         record.filledQuantity += done.fill.quantity
         record.notional += done.fill.notional
         record.commission += done.fill.commission
@@ -514,16 +514,5 @@ extension BatchPlan {
         }
         portfolio.record.cash = portfolio.book.cash
         return portfolio
-    }
-}
-
-extension BatchPlan {
-    /// The average of two prices weighted by their quantities, rounded half away from zero to the tick.
-    static func weightedAverage(_ first: Int64, _ firstQuantity: Quantity, _ second: Int64, _ secondQuantity: Quantity) -> Int64 {
-        let total = Int128(first) * Int128(firstQuantity.units) + Int128(second) * Int128(secondQuantity.units)
-        let weight = Int128(firstQuantity.units + secondQuantity.units)
-        var quotient = total / weight
-        if (total % weight).magnitude * 2 >= weight.magnitude { quotient += 1 }
-        return Int64(quotient)
     }
 }

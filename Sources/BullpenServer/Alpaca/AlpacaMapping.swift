@@ -80,17 +80,14 @@ enum AlpacaMapping {
         guard text.range(of: "^[0-9]+(\\.[0-9]+)?$", options: .regularExpression) != nil else {
             throw APIError.validation("\(field) must be a number of shares, like 10 or 0.5.")
         }
+        // `"2.000000000"` is 2: the zeros past the point say nothing.
         var trimmed = Substring(text)
         if trimmed.contains(".") { while trimmed.hasSuffix("0") { trimmed.removeLast() } }
         if trimmed.hasSuffix(".") { trimmed.removeLast() }
-        let digits = trimmed.drop { $0 == "0" }
-        if (digits.split(separator: ".", omittingEmptySubsequences: false).first?.count ?? 0) > 11 {
-            throw APIError(.quantityOutOfRange, "\(field) is far too large.")
+        let quantity = try OrderRoutes.quantity(ExactNumber(String(trimmed)), field: field)
+        guard quantity > .zero, quantity < .max else {
+            throw APIError(.quantityOutOfRange, quantity > .zero ? "\(field) is far too large." : "\(field) must be above zero.")
         }
-        guard let quantity = Quantity(parsing: String(trimmed)) else {
-            throw APIError.validation("\(field) may have at most \(Quantity.scale) decimal places.")
-        }
-        guard quantity > .zero else { throw APIError(.quantityOutOfRange, "\(field) must be above zero.") }
         return quantity
     }
 

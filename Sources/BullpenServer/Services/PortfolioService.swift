@@ -151,15 +151,19 @@ struct PortfolioService: Sendable {
     /// A coin's working order would wait for the stock exchange's hours (the monitor follows those)
     /// and a replay's sessions, not its own round-the-clock days: a coin order must fill at once, for now.
     private func refuseRestingCoinOrder(_ priced: PricedOrder) throws {
+        guard priced.request.assetClass == .crypto, !priced.request.terms.fillsAtOnce, !wouldFillNow(priced) else { return }
+        throw OrderRejection.orderTypeNotAvailable(
+            "A coin's order fills at once for now: a market order, or a limit the price already reaches (\(priced.price.dollars) now).")
+    }
+
+    /// Whether a working order on `priced`'s terms would fill at once at its price.
+    private func wouldFillNow(_ priced: PricedOrder) -> Bool {
         let request = priced.request
-        guard request.assetClass == .crypto, !request.terms.fillsAtOnce else { return }
         let (_, fill) = OrderEvaluation.evaluate(
             WorkingOrder(id: OrderID(UUID()), symbol: request.symbol, side: request.side, quantity: request.quantity,
                          terms: request.terms, waterMark: priced.price, placedOn: SessionDate(time.now()), placedAt: time.now()),
             quote: priced.price, at: priced.pricing.asOf)
-        guard fill == nil else { return }
-        throw OrderRejection.orderTypeNotAvailable(
-            "A coin's order fills at once for now: a market order, or a limit the price already reaches (\(priced.price.dollars) now).")
+        return fill != nil
     }
 
     /// The price `request` would execute at now, as of the portfolio's clock.
@@ -285,12 +289,8 @@ struct PortfolioService: Sendable {
         if case .live = state.portfolio.clock, request.terms.timeInForce == .opg || request.terms.timeInForce == .cls {
             preview.problems.append(.orderTypeNotAvailable("At-the-open and at-the-close orders are for replay portfolios."))
         }
-        let (_, fill) = OrderEvaluation.evaluate(
-            WorkingOrder(id: OrderID(UUID()), symbol: request.symbol, side: request.side, quantity: priced.request.quantity,
-                         terms: request.terms, waterMark: priced.price, placedOn: SessionDate(time.now()), placedAt: time.now()),
-            quote: priced.price, at: priced.pricing.asOf)
         let now = "The price now is \(priced.price.dollars)"
-        priced.note = fill != nil
+        priced.note = wouldFillNow(priced)
             ? "\(now): this order would fill at once, at that price."
             : request.side == .buy
                 ? "\(now). Until it fills or ends, the order holds \(preview.total.dollars) of your cash (\(hold.dollars) a share with the commission), so nothing else can spend it."

@@ -114,9 +114,6 @@ export function subtractQuantities(a, b) {
   return Number(`${negative ? '-' : ''}${digits.slice(0, -8)}.${digits.slice(-8)}`);
 }
 
-/** "1 share", "0.5 shares", "2 shares": a quantity with its noun (one only for exactly 1). */
-export function formatShares(value, one = 'share', many = 'shares') { return `${formatQuantity(value)} ${value === 1 ? one : many}`; }
-
 /** A count with its noun: (1, 'player', 'players') → "1 player", (1200, …) → "1,200 players". */
 export function formatCount(count, one, many) { return `${formatNumber(count)} ${count === 1 ? one : many}`; }
 

@@ -95,7 +95,7 @@ export function parseQuantity(text, places = 0) {
 }
 
 /** Dollars from a field's text ("250", "$1,000.50"): a decimal string above zero with at most two places; null otherwise. */
-export function parseAmount(text) {
+function parseAmount(text) {
   const typed = typedDecimal(text);
   return typed && /^\d{1,9}(\.\d{1,2})?$/.test(typed) && /[1-9]/.test(typed) ? typed : null;
 }
