@@ -183,8 +183,11 @@ public struct HoldingChangeDTO: Codable, Sendable, Hashable {
 public struct AdvanceDTO: Codable, Sendable, Hashable {
     public var from: String
     public var to: String
-    /// Trading days passed.
+    /// Days passed, counted as `dayCount` says.
     public var days: Int
+    /// How the clock counts days: `sessions` (the exchange's trading days) or `calendar` (every
+    /// day, for a portfolio holding coins or with a coin's order working).
+    public var dayCount: String = "sessions"
     /// True when the data ran out: the clock stopped on its last day.
     public var endOfData: Bool
     public var message: String
@@ -353,6 +356,9 @@ public struct ClockDTO: Codable, Sendable, Hashable {
     public var scenario: String?
     /// True once the player ended the replay.
     public var ended: Bool?
+    /// How a replay's advance counts days: `sessions`, or `calendar` while it holds coins (or has a
+    /// coin's order working). Nil on the live clock.
+    public var dayCount: String?
     public init(mode: String, date: String? = nil, start: String? = nil, scenario: String? = nil, ended: Bool? = nil) {
         self.mode = mode; self.date = date; self.start = start; self.scenario = scenario; self.ended = ended
     }
@@ -445,6 +451,8 @@ public struct PortfolioList: Codable, Sendable, Hashable {
 public struct PositionDTO: Codable, Sendable, Hashable {
     public var symbol: String
     public var name: String?
+    /// `us_equity` (shares and option contracts) or `crypto`.
+    public var assetClass: String = "us_equity"
     public var quantity: ExactNumber
     public var averageCost: String
     public var costBasis: String

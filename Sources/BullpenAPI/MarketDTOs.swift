@@ -208,6 +208,9 @@ public struct BarSeriesDTO: Codable, Sendable, Hashable {
 /// `GET /api/v1/market/movers`.
 public struct MoversDTO: Codable, Sendable, Hashable {
     public var list: String
+    /// `us_equity` (the exchange's session) or `crypto` (the coins' UTC day, their last 24 hours).
+    public var assetClass: String = "us_equity"
+    /// The session (or, for coins, the UTC day) the moves are of.
     public var session: String?
     public var assets: [AssetSummaryDTO]
     public var simulated: Bool

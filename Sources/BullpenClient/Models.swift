@@ -646,8 +646,10 @@ public struct Advance: Sendable, Hashable, Encodable {
     public var from: String
     /// The session now.
     public var to: String
-    /// Trading days passed.
+    /// Days passed: trading days, or calendar days when `countsEveryDay`.
     public var days: Int
+    /// True when the portfolio holds coins, so its clock counts every calendar day.
+    public var countsEveryDay: Bool
     /// True when the clock stands on the data's last day.
     public var endOfData: Bool
     /// What happened, in a sentence.
@@ -667,6 +669,7 @@ public struct Advance: Sendable, Hashable, Encodable {
         from = wire.from
         to = wire.to
         days = wire.days
+        countsEveryDay = wire.dayCount == .calendar
         endOfData = wire.endOfData
         message = wire.message
         equityBefore = try Money.parse(wire.equityBefore, "equityBefore")

@@ -26,6 +26,9 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case belowMinimumPrice(Symbol, price: Price, minimum: Money)
     /// The rules trade only while the exchange is open.
     case marketClosed
+    /// A replay standing on a day the exchange is closed (its clock counts every day, for coins):
+    /// shares and options trade again on `opens`.
+    case exchangeClosed(on: SessionDate, opens: SessionDate)
     case tradingNotOpen(until: Date)
     case tradingClosed(since: Date)
     /// Exercising or selling more option contracts than held.
@@ -76,7 +79,7 @@ public enum OrderRejection: Error, Sendable, Hashable {
         case .marketDataUnavailable: "market_data_unavailable"
         case .positionTooLarge: "position_limit"
         case .belowMinimumPrice: "below_minimum_price"
-        case .marketClosed: "market_closed"
+        case .marketClosed, .exchangeClosed: "market_closed"
         case .tradingNotOpen: "league_not_started"
         case .tradingClosed: "league_ended"
         case .insufficientContracts: "insufficient_contracts"
@@ -132,6 +135,8 @@ public enum OrderRejection: Error, Sendable, Hashable {
             "\(symbol) costs $\(price.decimalString); the rules allow buying only stocks priced at $\(minimum.decimalString) or more."
         case .marketClosed:
             "The rules allow trading only while the market is open (9:30 to 16:00 New York time on trading days)."
+        case .exchangeClosed(let date, let opens):
+            "The stock exchange is closed on \(date.weekdayName) \(date): shares and options trade again on \(opens.weekdayName) \(opens). Coins trade every day; a limit or stop order placed now waits for the next session."
         case .tradingNotOpen(let until):
             "Trading opens when the league starts, at \(until.formatted(.iso8601))."
         case .tradingClosed(let since):

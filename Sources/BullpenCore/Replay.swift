@@ -130,28 +130,47 @@ public struct EquitySnapshot: Sendable, Hashable {
 
 /// Moving a replay portfolio's clock forward: which days it passes, and its equity at each.
 public enum ReplayAdvance {
-    /// The largest step, in trading days: a year.
-    public static let maxDays = 252
+    /// How a replay's clock counts its days. A portfolio of stocks moves on the exchange's
+    /// sessions; one holding coins (or with a coin's order working) moves on every calendar day,
+    /// as coins trade every day: its weekends and holidays are days it can trade coins on, the
+    /// stocks standing at their last close.
+    public enum DayCount: Sendable, Hashable {
+        case sessions
+        case everyDay
 
-    /// The trading days after `from`, `days` of them, stopping at `last` (the data's last session).
-    public static func days(after from: SessionDate, count days: Int, last: SessionDate,
+        /// The largest step: a year (252 sessions, 366 days).
+        public var maxDays: Int { self == .sessions ? 252 : 366 }
+
+        /// "trading day" or "day", in the singular or the plural.
+        public func words(_ count: Int) -> String {
+            let noun = self == .sessions ? "trading day" : "day"
+            return count == 1 ? noun : noun + "s"
+        }
+    }
+
+    /// The largest step, in trading days: a year.
+    public static let maxDays = DayCount.sessions.maxDays
+
+    /// The days after `from`, `days` of them, stopping at `last` (the data's last session).
+    public static func days(after from: SessionDate, count days: Int, last: SessionDate, counting: DayCount = .sessions,
                             calendar: TradingCalendar = TradingCalendar()) -> [SessionDate] {
         var result: [SessionDate] = []
         result.reserveCapacity(days)
         var date = from
         while result.count < days {
-            date = calendar.nextTradingDay(after: date)
+            date = counting == .sessions ? calendar.nextTradingDay(after: date) : date.adding(days: 1)
             guard date <= last else { break }
             result.append(date)
         }
         return result
     }
 
-    /// The trading days after `from` through `to`, stopping at `last`.
-    public static func days(after from: SessionDate, through to: SessionDate, last: SessionDate,
+    /// The days after `from` through `to`, stopping at `last`.
+    public static func days(after from: SessionDate, through to: SessionDate, last: SessionDate, counting: DayCount = .sessions,
                             calendar: TradingCalendar = TradingCalendar()) -> [SessionDate] {
         let end = min(to, last)
         guard end > from else { return [] }
+        guard counting == .sessions else { return (1...from.distance(to: end)).map { from.adding(days: $0) } }
         return calendar.tradingDays(from: from.adding(days: 1), through: end)
     }
 
@@ -175,7 +194,7 @@ public enum ReplayAdvance {
     /// happened to them and to expiring contracts, in order.
     public static func walk(book: Book, from: SessionDate, days: [SessionDate], startPrices: [Symbol: Price],
                             closes: [Symbol: [SessionDate: Price]], orders: ReplayOrderWalk? = nil, margin: MarginWalk? = nil,
-                            actions: [CorporateAction] = [])
+                            actions: [CorporateAction] = [], calendar: TradingCalendar = TradingCalendar())
         -> (snapshots: [EquitySnapshot], settlements: [OptionSettlement], book: Book, events: [ReplayOrderEvent]) {
         var book = book
         var orders = orders
@@ -232,8 +251,9 @@ public enum ReplayAdvance {
             for symbol in book.positions.keys {
                 if let close = closes[symbol]?[date] { prices[symbol] = close }
             }
-            // The close under the margin rule: the borrow fee, the maintenance check, a buy-back.
-            if margin != nil {
+            // The close under the margin rule: the borrow fee, the maintenance check, a buy-back
+            // (a session's: a day the exchange is closed charges no fee and counts no session).
+            if margin != nil, calendar.isTradingDay(date) {
                 // Every holding at its close: longs count in the equity as much as shorts.
                 events += margin!.close(date, book: &book, closes: prices)
             }

@@ -51,6 +51,11 @@ public struct SessionDate: Hashable, Comparable, Sendable, Strideable, CustomStr
 
     public var isWeekend: Bool { weekday == 0 || weekday == 6 }
 
+    /// The day of the week in English: "Sunday" ... "Saturday".
+    public var weekdayName: String {
+        ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][weekday]
+    }
+
     /// The date `days` later (earlier when negative).
     public func adding(days: Int) -> SessionDate { SessionDate(day: day + Int32(days)) }
 

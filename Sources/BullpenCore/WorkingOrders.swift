@@ -633,11 +633,15 @@ public struct OrderSchedule: Sendable, Hashable {
     }
 
     /// On the live clock at `now`: a day order works until the close of the session in progress,
-    /// or of the next one when the market is closed.
-    public static func live(_ timeInForce: TimeInForce, now: Date, calendar: TradingCalendar = TradingCalendar()) -> OrderSchedule {
+    /// or of the next one when the market is closed. A coin's day is the UTC day: its day order
+    /// works until midnight UTC.
+    public static func live(_ timeInForce: TimeInForce, now: Date, assetClass: AssetClass = .usEquity,
+                            calendar: TradingCalendar = TradingCalendar()) -> OrderSchedule {
         let today = TradingCalendar.sessionDate(at: now)
         var schedule = OrderSchedule(placedOn: today)
         switch timeInForce {
+        case .day where assetClass == .crypto:
+            schedule.expiresAt = SessionDate(now).adding(days: 1).date
         case .day, .opg, .cls:
             var session = today
             if !calendar.isTradingDay(today) || (calendar.sessionBounds(on: today).map { now >= $0.close } ?? true) {
@@ -653,10 +657,13 @@ public struct OrderSchedule: Sendable, Hashable {
     }
 
     /// On a replay standing on `date` (its close is known): day, opg and cls orders work in the
-    /// next session's bar; good-'til-cancelled ones until 90 days after `date`.
-    public static func replay(_ timeInForce: TimeInForce, on date: SessionDate, calendar: TradingCalendar = TradingCalendar()) -> OrderSchedule {
+    /// next session's bar (a coin's day order in the next day's); good-'til-cancelled ones until
+    /// 90 days after `date`.
+    public static func replay(_ timeInForce: TimeInForce, on date: SessionDate, assetClass: AssetClass = .usEquity,
+                              calendar: TradingCalendar = TradingCalendar()) -> OrderSchedule {
         var schedule = OrderSchedule(placedOn: date)
         switch timeInForce {
+        case .day where assetClass == .crypto: schedule.lastSession = date.adding(days: 1)
         case .day, .opg, .cls: schedule.lastSession = calendar.nextTradingDay(after: date)
         case .gtc: schedule.expiresAt = date.date.addingTimeInterval(Double(TimeInForce.gtcDays) * 86_400)
         case .ioc, .fok: break

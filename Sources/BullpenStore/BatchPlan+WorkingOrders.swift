@@ -26,15 +26,22 @@ extension BatchPlan {
         if request.side == .sell, portfolio.book.quantity(of: request.symbol) <= 0, portfolio.record.rules.margin != nil {
             throw OrderRejection.orderTypeNotAvailable("A short sale is a market order here: sell short at the market, then cover with any order type.")
         }
+        let assetClass = request.assetClass
+        if assetClass == .crypto, terms.timeInForce == .opg || terms.timeInForce == .cls {
+            throw OrderRejection.orderTypeNotAvailable("A coin trades around the clock: it has no opening or closing auction to fill at. Use a day order (until midnight UTC) or a good-'til-cancelled one.")
+        }
         var schedule: OrderSchedule
+        // A replay standing on a day the exchange is closed (it counts every day, for coins).
+        var exchangeClosed = false
         switch priced.clock {
         case .replay(let date):
-            schedule = OrderSchedule.replay(terms.timeInForce, on: SessionDate(date))
+            schedule = OrderSchedule.replay(terms.timeInForce, on: SessionDate(date), assetClass: assetClass)
+            exchangeClosed = assetClass != .crypto && !TradingCalendar().isTradingDay(SessionDate(date))
         case .live:
             if terms.timeInForce == .opg || terms.timeInForce == .cls {
                 throw OrderRejection.orderTypeNotAvailable("At-the-open (opg) and at-the-close (cls) orders fill on the next session's daily bar: they are for replay portfolios. On the live market, use a day order.")
             }
-            schedule = OrderSchedule.live(terms.timeInForce, now: now)
+            schedule = OrderSchedule.live(terms.timeInForce, now: now, assetClass: assetClass)
         }
         if terms.timeInForce == .ioc || terms.timeInForce == .fok { schedule.expiresAt = nil }
         var portfolio = portfolio
@@ -72,6 +79,9 @@ extension BatchPlan {
         var (evaluated, fill) = OrderEvaluation.evaluate(working, quote: priced.price, at: priced.pricing.asOf)
         // Under market-hours rules, an order placed while the market is closed waits for it to open.
         if rules.marketHoursOnly, priced.clock == .live, !priced.pricing.marketOpen { fill = nil }
+        // On a replay day the exchange is closed, the last close is not a price to trade shares at:
+        // the order waits for the next session's bar.
+        if exchangeClosed { fill = nil }
         working = evaluated
         record.waterMark = working.waterMark
         record.triggered = working.triggered

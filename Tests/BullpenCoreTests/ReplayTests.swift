@@ -42,6 +42,51 @@ struct ReplayTests {
                 == ["2009-04-09"].map(Self.day))   // Good Friday and a weekend
     }
 
+    /// A portfolio holding coins counts every calendar day: weekends and holidays included, up to
+    /// a year of them, and still never past the data's last day.
+    @Test func advanceDaysCountEveryDayForCoins() {
+        let days = ReplayAdvance.days(after: Self.day("2009-04-08"), count: 5, last: last, counting: .everyDay)
+        #expect(days == ["2009-04-09", "2009-04-10", "2009-04-11", "2009-04-12", "2009-04-13"].map(Self.day))
+        #expect(ReplayAdvance.days(after: Self.day("2009-04-08"), through: Self.day("2009-04-12"), last: last, counting: .everyDay)
+                == ["2009-04-09", "2009-04-10", "2009-04-11", "2009-04-12"].map(Self.day))
+        #expect(ReplayAdvance.days(after: Self.day("2026-02-17"), count: 366, last: last, counting: .everyDay)
+                == ["2026-02-18", "2026-02-19", "2026-02-20"].map(Self.day))
+        #expect(ReplayAdvance.days(after: Self.day("2009-04-08"), through: Self.day("2009-04-08"), last: last, counting: .everyDay).isEmpty)
+        #expect(ReplayAdvance.DayCount.everyDay.maxDays == 366 && ReplayAdvance.DayCount.sessions.maxDays == 252)
+        #expect(ReplayAdvance.DayCount.everyDay.words(1) == "day" && ReplayAdvance.DayCount.sessions.words(2) == "trading days")
+    }
+
+    /// Walked over a weekend, a coin's close moves every day while a stock keeps Friday's; the
+    /// margin rule's borrow fee is a session's, so the weekend charges none.
+    @Test func aWalkOverAWeekendMovesCoinsAndChargesNoFeeOnClosedDays() {
+        let coin = Symbol("BTC-USD")!, stock = Symbol("MSFT")!
+        var book = Book(startingCash: Money(dollars: 10_000))
+        book.cash = Money(dollars: 1_000)
+        book.positions[coin] = Position(symbol: coin, quantity: Quantity(units: 50_000_000), costBasis: Money(dollars: 5_000))
+        book.positions[stock] = Position(symbol: stock, quantity: 10, costBasis: Money(dollars: 4_000))
+        let friday = Self.day("2024-03-08")
+        let days = ReplayAdvance.days(after: friday, count: 3, last: last, counting: .everyDay)
+        #expect(days == ["2024-03-09", "2024-03-10", "2024-03-11"].map(Self.day))
+        let closes: [Symbol: [SessionDate: Price]] = [
+            coin: [Self.day("2024-03-09"): Price(cents: 11_000_00), Self.day("2024-03-10"): Price(cents: 12_000_00),
+                   Self.day("2024-03-11"): Price(cents: 9_000_00)],
+            stock: [Self.day("2024-03-11"): Price(cents: 410_00)],
+        ]
+        let start: [Symbol: Price] = [coin: Price(cents: 10_000_00), stock: Price(cents: 400_00)]
+        let walk = ReplayAdvance.walk(book: book, from: friday, days: days, startPrices: start, closes: closes)
+        // Half a coin and ten shares: $1,000 cash + the coin's half + the shares.
+        #expect(walk.snapshots.map(\.equity) == [10_000, 10_500, 11_000, 9_600].map { Money(dollars: $0) })
+        #expect(walk.snapshots.map(\.date) == [friday] + days)
+        // Short shares under the margin rule: only Monday, a session, charges the borrow fee.
+        var short = Book(startingCash: Money(dollars: 10_000))
+        short.positions[stock] = Position(symbol: stock, quantity: -10, costBasis: Money(dollars: -4_000))
+        let rule = MarginRule()
+        let margin = ReplayAdvance.walk(book: short, from: friday, days: days, startPrices: start, closes: closes,
+                                        margin: MarginWalk(rule: rule, callSince: nil, sessionsSince: 0, commission: .free))
+        let feeDays = zip(margin.snapshots.dropFirst(), margin.snapshots).filter { $0.cash != $1.cash }.map { $0.0.date }
+        #expect(feeDays == [Self.day("2024-03-11")], "\(margin.snapshots)")
+    }
+
     /// Each day's equity is the cash plus each holding at its close, or its last close before.
     @Test func snapshotsCarryTheLastClose() {
         let msft = Symbol("MSFT")!, ko = Symbol("KO")!

@@ -283,6 +283,12 @@ struct WorkingOrderTests {
         #expect(OrderSchedule.live(.day, now: evening).expiresAt == calendar.sessionBounds(on: calendar.nextTradingDay(after: monday))?.close)
         #expect(OrderSchedule.live(.gtc, now: inSession).expiresAt == inSession.addingTimeInterval(90 * 86_400))
         #expect(OrderSchedule.replay(.day, on: monday).lastSession == calendar.nextTradingDay(after: monday))
+        // A coin's day is the UTC day: its day order works until midnight UTC, in a replay the next day's bar.
+        let friday = SessionDate(year: 2025, month: 10, day: 17)
+        let fridayEvening = TradingCalendar.instant(friday, 18, 0)
+        #expect(OrderSchedule.live(.day, now: fridayEvening, assetClass: .crypto).expiresAt == SessionDate(year: 2025, month: 10, day: 18).date)
+        #expect(OrderSchedule.replay(.day, on: friday, assetClass: .crypto).lastSession == SessionDate(year: 2025, month: 10, day: 18))
+        #expect(OrderSchedule.replay(.day, on: friday).lastSession == SessionDate(year: 2025, month: 10, day: 20))
     }
 }
 

@@ -144,14 +144,22 @@ struct CryptoAPITests {
             #expect(order.status == "filled" && order.fillPrice == asset.price && order.marketOpen == true, "\(order)")
             #expect(quantity == price.quantity(affordableWith: Money(dollars: 25), lot: .crypto) && !quantity.isWhole)
             #expect(Money(parsing: order.notional)! <= Money(dollars: 25))
-            // A limit the price reaches fills at once, in fractions of a coin; one that would rest is refused for now.
+            // A limit the price reaches fills at once, in fractions of a coin; one below the price
+            // waits (a day order until midnight UTC); a coin has no opening or closing auction.
             let above = (price.ticks * 11 / 10 / 100) * 100
             let limit = try await server.send(.POST, orders, token: player.accessToken,
                                               body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.01,"type":"limit","limitPrice":"\#(Price(ticks: above).decimalString)"}"#)
             #expect(limit.status == 201 && (try? limit.decode(OrderDTO.self).status) == "filled", "\(limit.text)")
             let resting = try await server.send(.POST, orders, token: player.accessToken,
                                                 body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.5,"type":"limit","limitPrice":"1.00"}"#)
-            #expect(resting.status == 422 && resting.errorCode == "order_type_not_available", "\(resting.text)")
+            #expect(resting.status == 201, "\(resting.text)")
+            let waiting = try resting.decode(OrderDTO.self)
+            #expect(waiting.status == "new" && waiting.expiresAt == SessionDate(year: 2025, month: 11, day: 3).date, "\(waiting)")
+            let atTheOpen = try await server.send(.POST, orders, token: player.accessToken,
+                                                  body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.5,"type":"limit","limitPrice":"1.00","timeInForce":"opg"}"#)
+            #expect(atTheOpen.status == 422 && atTheOpen.errorCode == "order_type_not_available", "\(atTheOpen.text)")
+            let cancelled = try await server.send(.DELETE, "\(orders)/\(waiting.id)", token: player.accessToken)
+            #expect(cancelled.status == 200, "\(cancelled.text)")
             // A whole number of coins, or 0.5 of one, fills too: coins are never whole-share bound.
             let half = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"HOP-USD","side":"buy","quantity":1234.56789012}"#)
             #expect(half.status == 201, "\(half.text)")
@@ -162,38 +170,131 @@ struct CryptoAPITests {
                                              body: #"{"symbol":"BPC-USD","side":"sell","quantity":\#(order.quantity.text)}"#)
             #expect(sold.status == 201, "\(sold.text)")
             try await server.expectBalanced(player, player.mainPortfolio)
+            // Movers: stocks over the exchange's session (Friday's, on a Sunday), coins over their UTC day.
+            let coins = try await server.send(.GET, "/api/v1/market/movers?list=most-active&limit=50&assetClass=crypto").decode(MoversDTO.self)
+            let stocks = try await server.send(.GET, "/api/v1/market/movers?list=losers&limit=50").decode(MoversDTO.self)
+            #expect(coins.assetClass == "crypto" && coins.session == "2025-11-02" && coins.assets.count == 4
+                    && coins.assets.allSatisfy { $0.assetClass == "crypto" }, "\(coins)")
+            #expect(stocks.assetClass == "us_equity" && stocks.session == "2025-10-31" && !stocks.assets.isEmpty
+                    && stocks.assets.allSatisfy { $0.assetClass == "us_equity" }, "\(stocks)")
+            let bad = try await server.send(.GET, "/api/v1/market/movers?assetClass=bonds")
+            #expect(bad.status == 400 && bad.errorCode == "invalid_list", "\(bad.text)")
             // Options are written on stocks only.
             let chain = try await server.send(.GET, "/api/v1/options/BPC-USD/chain", token: player.accessToken)
             #expect(chain.status == 422 && chain.errorCode == "not_supported", "\(chain.text)")
         }
     }
 
-    /// A replay holding a coin moves on the exchange's sessions: from Friday to Monday is one
-    /// trading day, and on Monday the coin is at Sunday's close (the weekend's moves included), never
-    /// Monday's (that UTC day is not over at the New York close).
+    /// A replay holding a coin counts every calendar day: from Friday one day is Saturday, where
+    /// the coin is at Friday's close (a replay sees a coin's UTC day before its date, which is not
+    /// over at the New York close), shares are refused at the market and their limit orders wait
+    /// for Monday's session; a coin's limit order rests and fills on a later day's bar; the
+    /// snapshots have every day.
     @Test func aReplayHoldingACoinAdvancesOverAWeekend() async throws {
         let time = FixedTimeSource(Self.sunday)
         try await withServer(demo: true, time: time, demoTime: time) { server in
             let player = try await server.register()
             let profile = try await server.createReplay(player, #"{"name":"Coins","replay":{"start":"2020-03-13"}}"#)
-            let bpc = Symbol("BPC-USD")!
-            let bars = try await DemoExchange(time: time).dailyBars(bpc, from: SessionDate(iso: "2020-03-12"), through: SessionDate(iso: "2020-03-16"),
-                                                                   asOf: .live)
+            #expect(profile.clock.dayCount == "sessions")
+            let bpc = Symbol("BPC-USD")!, vtsw = Symbol("VTSW")!
+            let demo = DemoExchange(time: time)
+            let bars = try await demo.dailyBars(bpc, from: SessionDate(iso: "2020-03-12"), through: SessionDate(iso: "2020-03-16"), asOf: .live)
             let close = Dictionary(uniqueKeysWithValues: bars.map { ($0.date.description, $0.close) })
-            let reply = try await server.send(.POST, "/api/v1/portfolios/\(profile.id)/orders", token: player.accessToken,
-                                              body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.25}"#)
+            let bar = Dictionary(uniqueKeysWithValues: bars.map { ($0.date.description, $0) })
+            let orders = "/api/v1/portfolios/\(profile.id)/orders"
+            let reply = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.25}"#)
             try #require(reply.status == 201, "\(reply.text)")
             let bought = try reply.decode(OrderDTO.self)
             #expect(bought.fillPrice == close["2020-03-12"]?.decimalString, "Friday's replay sees Thursday's close: \(bought)")
+            let portfolio = try await server.portfolio(player, profile.id)
+            #expect(portfolio.clock.dayCount == "calendar")
+
             let moved = try await server.advance(player, profile.id, #"{"days":1}"#)
             try #require(moved.status == 200, "\(moved.text)")
             let advance = try moved.decode(AdvanceDTO.self)
-            #expect(advance.to == "2020-03-16" && advance.days == 1)
+            #expect(advance.to == "2020-03-14" && advance.days == 1 && advance.dayCount == "calendar", "\(advance)")
+            #expect(advance.message.hasPrefix("Moved 1 day, from 2020-03-13 to 2020-03-14.") && advance.message.contains("every calendar day"), "\(advance.message)")
             let holding = try #require(advance.holdings.first { $0.symbol == "BPC-USD" })
-            #expect(holding.priceBefore == close["2020-03-12"]?.decimalString && holding.priceAfter == close["2020-03-15"]?.decimalString, "\(holding)")
+            #expect(holding.priceBefore == close["2020-03-12"]?.decimalString && holding.priceAfter == close["2020-03-13"]?.decimalString, "\(holding)")
+
+            // Saturday: shares wait for the exchange, coins trade.
+            let atMarket = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"VTSW","side":"buy","quantity":1}"#)
+            #expect(atMarket.status == 409 && atMarket.errorCode == "market_closed" && atMarket.text.contains("Monday 2020-03-16"), "\(atMarket.text)")
+            let stockLimit = try await server.send(.POST, orders, token: player.accessToken,
+                                                   body: #"{"symbol":"VTSW","side":"buy","quantity":1,"type":"limit","limitPrice":"10000"}"#)
+            try #require(stockLimit.status == 201, "\(stockLimit.text)")
+            let waitingStock = try stockLimit.decode(OrderDTO.self)
+            #expect(waitingStock.status == "new", "a marketable limit waits for Monday's bar on a Saturday: \(waitingStock)")
+            // A coin's limit under Friday's close rests; Saturday's bar (walked on Sunday) reaches it.
+            let saturday = try #require(bar["2020-03-14"]), friday = try #require(close["2020-03-13"])
+            try #require(saturday.low < friday, "the demo's Saturday must dip below Friday's close for this test")
+            let limitPrice = Price(ticks: (saturday.low.ticks + friday.ticks) / 2).roundedToTradingTick()
+            let coinLimit = try await server.send(.POST, orders, token: player.accessToken,
+                                                  body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.1,"type":"limit","limitPrice":"\#(limitPrice.decimalString)"}"#)
+            try #require(coinLimit.status == 201, "\(coinLimit.text)")
+            let waitingCoin = try coinLimit.decode(OrderDTO.self)
+            #expect(waitingCoin.status == "new", "\(waitingCoin)")
+
+            let weekend = try await server.advance(player, profile.id, #"{"to":"2020-03-16"}"#)
+            try #require(weekend.status == 200, "\(weekend.text)")
+            let toMonday = try weekend.decode(AdvanceDTO.self)
+            #expect(toMonday.days == 2 && toMonday.dayCount == "calendar" && toMonday.message.contains("2 fills"), "\(toMonday)")
+            let coinFill = try await server.send(.GET, "\(orders)/\(waitingCoin.id)", token: player.accessToken).decode(OrderDTO.self)
+            #expect(coinFill.status == "filled" && coinFill.fillPrice.flatMap(Price.init(parsing:)).map { $0 <= limitPrice } == true, "\(coinFill)")
+            let stockFill = try await server.send(.GET, "\(orders)/\(waitingStock.id)", token: player.accessToken).decode(OrderDTO.self)
+            let monday = try #require(try await demo.dailyBars(vtsw, from: SessionDate(iso: "2020-03-16"), through: SessionDate(iso: "2020-03-16"), asOf: .live).first)
+            #expect(stockFill.status == "filled" && stockFill.fillPrice == monday.open.decimalString, "Monday's open: \(stockFill)")
             let positions = try await server.send(.GET, "/api/v1/portfolios/\(profile.id)/positions", token: player.accessToken).decode(PositionList.self)
-            #expect(positions.positions.first?.lastPrice == close["2020-03-15"]?.decimalString)
+            let coin = try #require(positions.positions.first { $0.symbol == "BPC-USD" })
+            #expect(coin.lastPrice == close["2020-03-15"]?.decimalString && coin.assetClass == "crypto" && coin.quantity.text == "0.35", "\(coin)")
+            #expect(positions.positions.first { $0.symbol == "VTSW" }?.assetClass == "us_equity")
+            // Every calendar day has its close in the equity curve.
+            let curve = try await server.send(.GET, "/api/v1/portfolios/\(profile.id)/history", token: player.accessToken)
+            #expect(["2020-03-13", "2020-03-14", "2020-03-15", "2020-03-16"].allSatisfy { curve.text.contains("\"\($0)\"") }, "\(curve.text)")
             try await server.expectBalanced(player, profile.id)
+        }
+    }
+
+    /// Live, a coin's limit order is worked around the clock: it fills at three on a Sunday while a
+    /// stock's waits for the exchange to open, and a coin's day order ends at midnight UTC.
+    @Test func aCoinsLimitOrderFillsOnASunday() async throws {
+        let time = FixedTimeSource(Self.sunday)
+        let market = MovableMarketData(base: DemoExchange(time: time))
+        // The clock moves a day: the player's token must last that long.
+        let configure: (inout ServerConfiguration) -> Void = { config in
+            NotificationAPITests.quiet(&config)
+            config.accessTokenLifetime = 86_400
+        }
+        try await withServer(time: time, source: market, configure: configure) { server in
+            let player = try await server.register()
+            let monitor = try #require(server.app.bullpen.orderMonitor)
+            market.setMarketOpen(false)
+            market.set("BPC-USD", "100")
+            market.set("VTSW", "50")
+            market.stampTrades(Self.sunday)
+            let coin = try await server.placed(player, #"{"symbol":"BPC-USD","side":"buy","quantity":0.5,"type":"limit","limitPrice":"95"}"#)
+            #expect(coin.status == "new" && coin.heldCash == "47.50" && coin.expiresAt == SessionDate(year: 2025, month: 11, day: 3).date, "\(coin)")
+            let stock = try await server.placed(player, #"{"symbol":"VTSW","side":"buy","quantity":1,"type":"limit","limitPrice":"45","timeInForce":"gtc"}"#)
+            #expect(stock.status == "new")
+            market.set("BPC-USD", "94.5")
+            market.set("VTSW", "44")
+            let round = try await monitor.runOnce()
+            #expect(round.filled == 1 && round.working == 2, "\(round)")
+            let filled = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(coin.id)",
+                                               token: player.accessToken).decode(OrderDTO.self)
+            #expect(filled.status == "filled" && filled.fillPrice == "94.50" && filled.filledQuantity == ExactNumber("0.5"), "\(filled)")
+            #expect(try await server.orders(player, status: "open").map(\.id) == [stock.id], "the stock's waits for the open")
+            // A day order for a coin placed at 23:00 ends at midnight UTC.
+            time.advance(by: 20 * 3_600)
+            market.stampTrades(time.now())
+            let late = try await server.placed(player, #"{"symbol":"BPC-USD","side":"buy","quantity":0.5,"type":"limit","limitPrice":"80"}"#)
+            time.advance(by: 3_601)
+            market.stampTrades(time.now())
+            #expect(try await monitor.runOnce().expired == 1)
+            let ended = try await server.send(.GET, "/api/v1/portfolios/\(player.mainPortfolio)/orders/\(late.id)",
+                                              token: player.accessToken).decode(OrderDTO.self)
+            #expect(ended.status == "expired", "\(ended)")
+            try await server.expectBalanced(player, player.mainPortfolio)
         }
     }
 

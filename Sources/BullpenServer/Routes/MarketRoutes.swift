@@ -69,12 +69,21 @@ struct MarketRoutes: RouteCollection {
             throw APIError(.invalidList, "list must be one of gainers, losers, most-active.")
         }
         let limit = try req.integer("limit", default: 10, range: 1...50)
+        let className = req.query[String.self, at: "assetClass"] ?? AssetClass.usEquity.rawValue
+        guard let assetClass = AssetClass(rawValue: className) else {
+            throw APIError(.invalidList, "assetClass must be us_equity (the exchange's session) or crypto (the coins' UTC day).")
+        }
         guard let session = await source.sessionDate(asOf: clock) else {
             return try jsonResponse(MoversDTO(list: list.rawValue, session: nil, assets: [], simulated: source.isSimulated))
         }
-        let snapshots = try await Research.snapshots(source, asOf: clock)
-        let top = Research.movers(snapshots, list: list, session: session, limit: limit)
-        return try jsonResponse(MoversDTO(list: list.rawValue, session: session.description,
-                                          assets: top.map(AssetSummaryDTO.init), simulated: source.isSimulated))
+        let snapshots = try await Research.snapshots(source, asOf: clock).filter { $0.info.assetClass == assetClass }
+        // A coin's day is the UTC day of its latest price (the day before a replay's date); a
+        // stock's, the exchange's session.
+        let day = assetClass == .crypto ? snapshots.compactMap { $0.quote?.asOf.map(SessionDate.init) }.max() : session
+        let top = day.map { Research.movers(snapshots, list: list, session: $0, limit: limit) } ?? []
+        var dto = MoversDTO(list: list.rawValue, session: day?.description, assets: top.map(AssetSummaryDTO.init),
+                            simulated: source.isSimulated)
+        dto.assetClass = assetClass.rawValue
+        return try jsonResponse(dto)
     }
 }

@@ -145,6 +145,7 @@ struct PortfolioRoutes: RouteCollection {
             holdings: moved.holdings.map(HoldingChangeDTO.init),
             portfolio: try await summary(id, req: req, owner: caller.user))
         dto.settlements = moved.settlements.map(OptionSettlementDTO.init)
+        dto.dayCount = moved.counting == .sessions ? "sessions" : "calendar"
         return try jsonResponse(dto)
     }
 
@@ -165,8 +166,13 @@ struct PortfolioRoutes: RouteCollection {
 
     private func summary(_ id: PortfolioID, req: Request, owner: UserID) async throws -> PortfolioDTO {
         let valued = try await req.bullpen.portfolios.valued(id, owner: owner)
-        return PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus,
-                            book: valued.state.book)
+        var dto = PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus,
+                               book: valued.state.book)
+        if case .replay = valued.state.portfolio.clock {
+            let coins = try await req.bullpen.replay().coins(among: [valued.state])
+            dto.clock.dayCount = ReplayService.dayCount(valued.state, coins: coins) == .sessions ? "sessions" : "calendar"
+        }
+        return dto
     }
 }
 
@@ -177,7 +183,9 @@ extension Request {
         var result: [PositionDTO] = []
         for position in valuation.positions {
             let symbol = position.position.symbol
-            var dto = PositionDTO(position, name: try? await bullpen.marketData?.asset(symbol)?.name)
+            let asset = try? await bullpen.marketData?.asset(symbol)
+            var dto = PositionDTO(position, name: asset?.name)
+            if asset?.assetClass == .crypto { dto.assetClass = AssetClass.crypto.rawValue }
             if let contract = symbol.option, let spot = try? await bullpen.marketData?.quote(contract.underlying, asOf: clock)?.price {
                 dto.underlyingPrice = spot.decimalString
                 dto.inTheMoney = contract.intrinsic(at: spot).ticks > 0

@@ -333,13 +333,13 @@ struct LeagueService: Sendable {
         case .ended: throw StoreError.leagueOver
         case .active: break
         }
-        guard (1...ReplayAdvance.maxDays).contains(days) else { throw ReplayService.badDays }
+        guard (1...ReplayAdvance.maxDays).contains(days) else { throw ReplayService.badDays(.sessions) }
         let range = try await replayRange()
         guard from < range.upperBound else {
             throw APIError(.endOfData, "The data ends on \(range.upperBound): the league's clock cannot move further.")
         }
         let passed = ReplayAdvance.days(after: from, count: days, last: range.upperBound)
-        guard let to = passed.last else { throw ReplayService.badDays }
+        guard let to = passed.last else { throw ReplayService.badDays(.sessions) }
         var pending = try await store.memberPortfolios(of: league.id)
         let total = pending.count
         for _ in 1...PortfolioService.attempts where !pending.isEmpty {

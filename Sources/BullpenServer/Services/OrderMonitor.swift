@@ -9,7 +9,7 @@ import Logging
 /// the ``TriggerIndex`` the orders those prices reach, and hands the fills, the expiries and the
 /// moved trailing marks to the ledger together (each answers for itself: an order cancelled
 /// meanwhile is simply no longer working there, so a cancel racing a fill has one outcome).
-/// Orders fill only while the market is open, and only at fresh prices of the session (a trade
+/// Orders fill only while the market is open (a coin's at any hour), and only at fresh prices of the session (a trade
 /// or a tick of the last few minutes: never a cached close when a provider fails); they expire
 /// whenever their time is out, even when the quotes cannot be had. Each filled order's player is
 /// told (`order_filled`). Trailing stops' best prices are followed here at every round and
@@ -28,6 +28,8 @@ actor OrderMonitor {
     /// Trailing marks followed here: the best seen, the last written, and the order's quantity
     /// then (a split changes it, and its prices: a mark from before a split is forgotten).
     private var marks: [OrderID: (best: Price, written: Price?, quantity: Quantity)] = [:]
+    /// Which symbols are coins (their orders are worked around the clock).
+    private var coinSymbols: [Symbol: Bool] = [:]
 
     init(store: BullpenStore, source: any MarketDataSource, notifier: Notifier, time: any TimeSource, logger: Logger) {
         self.store = store
@@ -71,7 +73,13 @@ actor OrderMonitor {
             guard let held = marks[working[index].id], let mark = working[index].waterMark else { continue }
             working[index].waterMark = working[index].side == .sell ? max(mark, held.best) : min(mark, held.best)
         }
-        if marketOpen {
+        // Coins trade around the clock: their orders are worked whether the exchange is open or not.
+        if !marketOpen {
+            var coins: Set<Symbol> = []
+            for symbol in Set(working.map(\.symbol)) where await isCoin(symbol) { coins.insert(symbol) }
+            working = working.filter { coins.contains($0.symbol) }
+        }
+        if !working.isEmpty {
             let index = TriggerIndex(working)
             do {
                 quotes = try await source.quotes(index.symbols, asOf: .live)
@@ -127,6 +135,14 @@ actor OrderMonitor {
         }
         await notifier.notify(notifications)
         return round
+    }
+
+    /// Whether `symbol` is a coin, asked of the market data once per symbol.
+    private func isCoin(_ symbol: Symbol) async -> Bool {
+        if let known = coinSymbols[symbol] { return known }
+        guard let asset = try? await source.asset(symbol) else { return false }
+        coinSymbols[symbol] = asset.assetClass == .crypto
+        return asset.assetClass == .crypto
     }
 
     /// A price of the session in progress, of the last few minutes (a daily close is stamped at

@@ -144,16 +144,13 @@ struct PortfolioService: Sendable {
             let sentence = "\(amount.dollars) \(request.side == .buy ? "buys" : "sells") \(priced.request.quantity) at \(at.dollars)."
             priced.note = priced.note.map { $0 + " " + sentence } ?? sentence
         }
-        try refuseRestingCoinOrder(priced)
+        // A replay whose clock counts every day (it holds coins) may stand on a day the exchange is
+        // closed: coins trade then, shares and options wait for the next session.
+        if case .replay(let date) = portfolio.clock, priced.request.assetClass != .crypto, request.terms.fillsAtOnce {
+            let day = SessionDate(date), calendar = TradingCalendar()
+            if !calendar.isTradingDay(day) { throw OrderRejection.exchangeClosed(on: day, opens: calendar.nextTradingDay(after: day)) }
+        }
         return priced
-    }
-
-    /// A coin's working order would wait for the stock exchange's hours (the monitor follows those)
-    /// and a replay's sessions, not its own round-the-clock days: a coin order must fill at once, for now.
-    private func refuseRestingCoinOrder(_ priced: PricedOrder) throws {
-        guard priced.request.assetClass == .crypto, !priced.request.terms.fillsAtOnce, !wouldFillNow(priced) else { return }
-        throw OrderRejection.orderTypeNotAvailable(
-            "A coin's order fills at once for now: a market order, or a limit the price already reaches (\(priced.price.dollars) now).")
     }
 
     /// Whether a working order on `priced`'s terms would fill at once at its price.

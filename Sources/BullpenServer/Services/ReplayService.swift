@@ -127,6 +127,8 @@ struct ReplayService: Sendable {
         var from: SessionDate
         var to: SessionDate
         var days: Int
+        /// What `days` counts: the exchange's sessions, or every calendar day (a portfolio holding coins).
+        var counting: ReplayAdvance.DayCount
         var endOfData: Bool
         var snapshots: [EquitySnapshot]
         var benchmarkChange: Percent?
@@ -152,25 +154,27 @@ struct ReplayService: Sendable {
             guard from < range.upperBound else {
                 throw APIError(.endOfData, "The data ends on \(range.upperBound): there are no more days to play. See the report.")
             }
+            let coins = try await coins(among: [state])
+            let counting = Self.dayCount(state, coins: coins)
             let passed: [SessionDate]
             switch (days, target) {
             case (let days?, nil):
-                guard (1...ReplayAdvance.maxDays).contains(days) else { throw Self.badDays }
-                passed = ReplayAdvance.days(after: from, count: days, last: range.upperBound)
+                guard (1...counting.maxDays).contains(days) else { throw Self.badDays(counting) }
+                passed = ReplayAdvance.days(after: from, count: days, last: range.upperBound, counting: counting)
             case (nil, let target?):
                 guard target > from else {
                     throw APIError(.invalidAdvance, "'to' must be after the portfolio's date, \(from): time only moves forward.")
                 }
-                passed = ReplayAdvance.days(after: from, through: target, last: range.upperBound)
-                guard passed.count <= ReplayAdvance.maxDays else { throw Self.badDays }
+                passed = ReplayAdvance.days(after: from, through: target, last: range.upperBound, counting: counting)
+                guard passed.count <= counting.maxDays else { throw Self.badDays(counting) }
                 guard !passed.isEmpty else {
                     throw APIError(.invalidAdvance, "There is no trading day after \(from) up to \(target).")
                 }
             default:
-                throw APIError(.invalidAdvance, "Give either 'days' (1 to \(ReplayAdvance.maxDays) trading days) or 'to' (a date).")
+                throw APIError(.invalidAdvance, "Give either 'days' (1 to \(counting.maxDays) \(counting.words(2))) or 'to' (a date).")
             }
-            guard let to = passed.last else { throw Self.badDays }
-            guard let move = try await moves([state], to: to, last: range.upperBound).first else { throw Self.badDays }
+            guard let to = passed.last else { throw Self.badDays(counting) }
+            guard let move = try await moves([state], to: to, last: range.upperBound, coins: coins).first else { throw Self.badDays(counting) }
             do {
                 _ = try await store.advanceReplays([move])[0].get()
             } catch StoreError.portfolioChanged {
@@ -182,7 +186,10 @@ struct ReplayService: Sendable {
             let after = try await source.quotes(held, asOf: .replay(to.date)).mapValues(\.price)
             let benchmark = try await benchmarkCloses(from: from, through: to)
             let endOfData = to == range.upperBound
-            var message = "Moved \(passed.count) trading day\(passed.count == 1 ? "" : "s"), from \(from) to \(to)."
+            var message = "Moved \(passed.count) \(counting.words(passed.count)), from \(from) to \(to)."
+            if counting == .everyDay {
+                message += " This portfolio holds coins, so its clock counts every calendar day: coins trade on weekends and holidays, shares wait for the exchange's next session."
+            }
             if let days, passed.count < days { message += " The data ran out before \(days) days." }
             if endOfData {
                 message += " This is the last day of the data: trade if you like, then end the replay and read your report."
@@ -194,7 +201,7 @@ struct ReplayService: Sendable {
             if !move.settlements.isEmpty {
                 message += " \(move.settlements.count) option position\(move.settlements.count == 1 ? "" : "s") expired on the way: see History."
             }
-            return Advance(from: from, to: to, days: passed.count, endOfData: endOfData, snapshots: snapshots,
+            return Advance(from: from, to: to, days: passed.count, counting: counting, endOfData: endOfData, snapshots: snapshots,
                            benchmarkChange: ReplayAdvance.change(from: benchmark.onOrBefore(from), to: benchmark.onOrBefore(to)),
                            holdings: ReplayAdvance.holdingChanges(book: state.book, before: before, after: after),
                            message: message, settlements: move.settlements)
@@ -202,12 +209,35 @@ struct ReplayService: Sendable {
         throw StoreError.portfolioChanged
     }
 
+    /// The coins among what `states` hold or have orders working for.
+    func coins(among states: [PortfolioState]) async throws -> Set<Symbol> {
+        var coins: Set<Symbol> = []
+        for symbol in Set(states.flatMap { $0.book.positions.keys.filter { !$0.isOption } + $0.working.map(\.symbol) })
+        where try await source.asset(symbol)?.assetClass == .crypto {
+            coins.insert(symbol)
+        }
+        return coins
+    }
+
+    /// How a portfolio's advance counts days: every calendar day when it holds a coin or has a
+    /// coin's order working, otherwise the exchange's sessions. A league's members share one
+    /// clock, which moves on sessions.
+    static func dayCount(_ state: PortfolioState, coins: Set<Symbol>) -> ReplayAdvance.DayCount {
+        guard state.portfolio.leagueID == nil, !coins.isEmpty else { return .sessions }
+        let trades = state.book.positions.keys.contains(where: coins.contains) || state.working.contains { coins.contains($0.symbol) }
+        return trades ? .everyDay : .sessions
+    }
+
     /// The moves that take each portfolio from its own date to `to`, with its equity at the close
-    /// of that date and of each session passed: each symbol's bars read once for all of them (a
-    /// league moves its members together), each start's prices asked as of that start.
-    func moves(_ states: [PortfolioState], to: SessionDate, last: SessionDate) async throws -> [BullpenStore.ReplayMove] {
+    /// of that date and of each day passed (see ``dayCount(_:coins:)``): each symbol's bars read
+    /// once for all of them (a league moves its members together), each start's prices asked as
+    /// of that start. A replay standing on a day sees a coin's close of the UTC day before (that
+    /// day is not over at the New York close): a coin's bar of one UTC day is walked on the next.
+    func moves(_ states: [PortfolioState], to: SessionDate, last: SessionDate, coins known: Set<Symbol>? = nil) async throws -> [BullpenStore.ReplayMove] {
         let starts = states.map { SessionDate($0.portfolio.clock.date ?? to.date) }
         guard let earliest = starts.min() else { return [] }
+        var coins = known ?? []
+        if known == nil { coins = try await self.coins(among: states) }
         // The underlyings of held contracts too: expiring contracts settle at their close.
         let held = states.flatMap { $0.book.positions.keys }
         // Working orders' symbols too: their bars decide the fills on the way.
@@ -216,7 +246,11 @@ struct ReplayService: Sendable {
         var closes: [Symbol: [SessionDate: Price]] = [:]
         var daily: [Symbol: [SessionDate: DailyBar]] = [:]
         for symbol in symbols {
-            let bars = try await source.dailyBars(symbol, from: earliest, through: to, asOf: .replay(to.date))
+            var bars = try await source.dailyBars(symbol, from: earliest.adding(days: -1), through: to, asOf: .replay(to.date))
+            if coins.contains(symbol) {
+                bars = bars.map { var seen = $0; seen.date = $0.date.adding(days: 1); return seen }
+            }
+            bars.removeAll { $0.date < earliest }
             closes[symbol] = Dictionary(bars.map { ($0.date, $0.close) }, uniquingKeysWith: { _, later in later })
             daily[symbol] = Dictionary(bars.map { ($0.date, $0) }, uniquingKeysWith: { _, later in later })
         }
@@ -241,7 +275,8 @@ struct ReplayService: Sendable {
                 : ReplayOrderWalk(working: state.working, bars: daily.filter { symbol, _ in state.working.contains { $0.symbol == symbol } },
                                   rules: state.portfolio.rules)
             let walk = ReplayAdvance.walk(book: state.book, from: start,
-                                          days: ReplayAdvance.days(after: start, through: to, last: last),
+                                          days: ReplayAdvance.days(after: start, through: to, last: last,
+                                                                   counting: Self.dayCount(state, coins: coins)),
                                           startPrices: startPrices[start] ?? [:], closes: closes, orders: orders,
                                           margin: margins[state.portfolio.id], actions: actions)
             return BullpenStore.ReplayMove(portfolio: state.portfolio.id, owner: state.portfolio.ownerID,
@@ -250,7 +285,11 @@ struct ReplayService: Sendable {
         }
     }
 
-    static let badDays = APIError(.invalidAdvance, "A replay advances 1 to \(ReplayAdvance.maxDays) trading days at a time (252 is about a year).")
+    static func badDays(_ counting: ReplayAdvance.DayCount) -> APIError {
+        counting == .sessions
+            ? APIError(.invalidAdvance, "A replay advances 1 to \(counting.maxDays) trading days at a time (252 is about a year).")
+            : APIError(.invalidAdvance, "A replay holding coins counts every calendar day: it advances 1 to \(counting.maxDays) days at a time (a year).")
+    }
 
     /// The benchmark's closes between two dates (and the last one before the first), as of the later.
     func benchmarkCloses(from: SessionDate, through end: SessionDate) async throws -> BenchmarkCloses {

@@ -1,5 +1,6 @@
 // A replay's clock on the portfolio screen: move time forward a day, a week, a month, or any number
-// of trading days on the slider (1 to 252, about a year); while the server works the controls are
+// of trading days on the slider (1 to 252, about a year; a profile holding coins counts every
+// calendar day, 1 to 366, as the server says in its clock); while the server works the controls are
 // busy, then the screen redraws with the summary of the move as the server computed it (every
 // figure is the server's). "End replay" closes the replay for good and opens its report. A replay
 // league's page moves its clock with the same steps (PRESETS, MAX_DAYS, whileMoving). Option
@@ -11,30 +12,46 @@ import { route } from '/router.js';
 import { rememberPortfolio } from '/portfolios.js';
 import { confirmDialog } from '/components/dialog.js';
 import { contractsText } from '/options.js';
-import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, formatTradingDays, tone, formatQuantity } from '/format.js';
+import { formatCount, formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatSessionDate, formatSignedMoney, formatTradingDays, tone, formatQuantity } from '/format.js';
 
 /** The quick steps: [trading days, label]. */
 export const PRESETS = [[1, '1 day'], [5, '1 week'], [21, '1 month']];
 /** The most trading days one move may take (about a year); the server's limit too. */
 export const MAX_DAYS = 252;
+/** A clock that counts every calendar day (a profile holding coins): its steps and its limit. */
+const CALENDAR_PRESETS = [[1, '1 day'], [7, '1 week'], [30, '1 month']];
+const MAX_CALENDAR_DAYS = 366;
+
+/** 1 → "1 day", 7 → "7 days". */
+const formatDays = (days) => formatCount(days, 'day', 'days');
+
+/** How `portfolio`'s clock counts: its steps, its limit and its words. */
+function counting(portfolio) {
+  return portfolio.clock.dayCount === 'calendar'
+    ? { presets: CALENDAR_PRESETS, max: MAX_CALENDAR_DAYS, words: formatDays, calendar: true }
+    : { presets: PRESETS, max: MAX_DAYS, words: formatTradingDays, calendar: false };
+}
 
 /** The last advance: { portfolioId, answer, focusId }; kept while its portfolio stands where it moved to. */
 let last = null;
 /** The slider's value, kept between redraws. */
 let chosenDays = 1;
 
-/** The controls. */
-export function advancePanel() {
+/** The controls for `portfolio`'s clock. */
+export function advancePanel(portfolio) {
+  const count = counting(portfolio);
+  const days = Math.min(chosenDays, count.max);
   return html`<section class="card gap-top" id="advance-card" aria-labelledby="advance-title">
     <h2 class="flush-top" id="advance-title">Advance time</h2>
     <p class="small muted">Prices are history: time moves only when you move it. You can wait many days at once.</p>
+    ${count.calendar ? html`<p class="small" id="advance-calendar">This profile holds coins, so its clock counts every calendar day: coins trade on weekends and holidays; shares wait for the exchange's next session.</p>` : ''}
     <div class="row" role="group" aria-label="Advance by">
-      ${PRESETS.map(([days, label]) => html`<button type="button" id="advance-${days}" data-days="${days}">${label}</button>`)}</div>
-    <label for="advance-days">Or choose how many trading days to wait</label>
+      ${count.presets.map(([n, label]) => html`<button type="button" id="advance-${n}" data-days="${n}">${label}</button>`)}</div>
+    <label for="advance-days">Or choose how many ${count.calendar ? 'days' : 'trading days'} to wait</label>
     <div class="slider"><button type="button" id="days-minus" aria-label="One day fewer">−</button>
-      <input type="range" id="advance-days" min="1" max="${MAX_DAYS}" step="1" value="${chosenDays}" aria-valuetext="${formatTradingDays(chosenDays)}">
+      <input type="range" id="advance-days" min="1" max="${count.max}" step="1" value="${days}" aria-valuetext="${count.words(days)}">
       <button type="button" id="days-plus" aria-label="One day more">+</button></div>
-    <div class="spread gap-top"><output id="advance-days-value" for="advance-days">${formatTradingDays(chosenDays)}</output>
+    <div class="spread gap-top"><output id="advance-days-value" for="advance-days">${count.words(days)}</output>
       <button type="button" class="primary" id="advance">Advance</button></div>
     <p class="small" id="advance-status" role="status"></p>
     <p class="error" id="advance-error" role="alert"></p>
@@ -46,7 +63,7 @@ export function advanceSummary(portfolio) {
   if (last?.portfolioId !== portfolio.id || last.answer.to !== portfolio.clock.date) return '';
   const a = last.answer;
   return html`<section class="card gap-top" id="advance-summary" aria-labelledby="summary-title">
-    <h2 class="flush-top" id="summary-title">${formatDate(a.from)} → ${formatDate(a.to)} <span class="small muted">· ${formatTradingDays(a.days)}</span></h2>
+    <h2 class="flush-top" id="summary-title">${formatDate(a.from)} → ${formatDate(a.to)} <span class="small muted">· ${a.dayCount === 'calendar' ? formatDays(a.days) : formatTradingDays(a.days)}</span></h2>
     <p id="advance-message">${a.message}</p>
     <dl class="figures">
       <div><dt>Value before</dt><dd id="summary-before">${formatMoney(a.equityBefore)}</dd></div>
@@ -88,20 +105,22 @@ export function setupAdvance(portfolio, live) {
     if (justMoved) { document.getElementById('report-link')?.focus(); last.focusId = null; }
     return;
   }
+  const count = counting(portfolio);
   const slider = document.getElementById('advance-days');
   const shown = document.getElementById('advance-days-value');
   const setDays = (days) => {
-    chosenDays = Math.min(MAX_DAYS, Math.max(1, days));
+    chosenDays = Math.min(count.max, Math.max(1, days));
     slider.value = String(chosenDays);
-    slider.setAttribute('aria-valuetext', formatTradingDays(chosenDays));
-    shown.textContent = formatTradingDays(chosenDays);
+    slider.setAttribute('aria-valuetext', count.words(chosenDays));
+    shown.textContent = count.words(chosenDays);
   };
+  chosenDays = Math.min(chosenDays, count.max);
   slider.addEventListener('input', () => setDays(Number.parseInt(slider.value, 10)));
   document.getElementById('days-minus').addEventListener('click', () => setDays(chosenDays - 1));
   document.getElementById('days-plus').addEventListener('click', () => setDays(chosenDays + 1));
 
   const advance = async (days, trigger) => {
-    const answer = await whileMoving(card, `Advancing ${formatTradingDays(days)}…`, live,
+    const answer = await whileMoving(card, `Advancing ${count.words(days)}…`, live,
       () => api(`/api/v1/portfolios/${portfolio.id}/advance`, { method: 'POST', body: { days } }));
     if (!answer) return;
     last = { portfolioId: portfolio.id, answer, focusId: trigger.id };
@@ -117,7 +136,8 @@ export function setupAdvance(portfolio, live) {
   // Right after an advance: the focus goes back to the control used, and the move is announced.
   if (justMoved) {
     document.getElementById(last.focusId)?.focus();
-    document.getElementById('advance-status').textContent = `Moved ${formatTradingDays(last.answer.days)}, to ${formatSessionDate(last.answer.to)}.`;
+    const words = last.answer.dayCount === 'calendar' ? formatDays : formatTradingDays;
+    document.getElementById('advance-status').textContent = `Moved ${words(last.answer.days)}, to ${formatSessionDate(last.answer.to)}.`;
     last.focusId = null;
   }
 }

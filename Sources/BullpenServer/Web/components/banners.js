@@ -27,7 +27,7 @@ function draw() {
     ${offline ? html`<div class="banner offline">You are offline. We will retry; nothing you did is lost.</div>` : ''}
     ${market.status?.simulated ? html`<div class="banner demo" data-testid="demo-banner">Demo market, simulated prices: these companies are invented.</div>` : ''}
     ${replay ? replayBanner(portfolio) : portfolio?.leagueId ? leagueBanner(portfolio) : ''}
-    ${!replay && market.clock && !market.clock.isOpen ? html`<div class="banner closed" data-testid="closed-banner">The market is closed. ${portfolio?.rules?.marketHoursOnly ? 'Your league takes orders only while it is open.' : 'Orders fill at the last price.'} Next open: ${formatMarketTime(market.clock.nextOpen)}.</div>` : ''}`);
+    ${!replay && market.clock && !market.clock.isOpen ? html`<div class="banner closed" data-testid="closed-banner">The stock market is closed. ${portfolio?.rules?.marketHoursOnly ? 'Your league takes orders for shares only while it is open.' : 'Orders for shares fill at the last price.'} Coins trade around the clock. Next open: ${formatMarketTime(market.clock.nextOpen)}.</div>` : ''}`);
 }
 
 /** Draws the banners now and whenever the market, the network or the selected portfolio changes. */

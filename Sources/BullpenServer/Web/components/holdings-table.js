@@ -12,12 +12,14 @@ const NO_HOLDINGS = html`No holdings yet. <a href="#/market">Find a company in M
 /** `trends`: add the "Trends" link to each row; `empty`: the words when there is nothing to show (the player's own portfolio's, unless said). */
 export function holdingsTable(positions, { trends = false, empty = NO_HOLDINGS } = {}) {
   if (positions.length === 0) return html`<p>${empty}</p>`;
-  return html`<table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">Company</th><th scope="col">Shares</th>
+  // Coins among the holdings: the columns name holdings and quantities, each coin row says "coins".
+  const coins = positions.some((p) => p.assetClass === 'crypto');
+  return html`<table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">${coins ? 'Holding' : 'Company'}</th><th scope="col">${coins ? 'Quantity' : 'Shares'}</th>
     <th scope="col" class="hide-narrow">Avg cost</th><th scope="col" class="hide-narrow">Last</th><th scope="col">Value</th><th scope="col">Unrealized</th></tr></thead><tbody>
     ${positions.map((p) => html`<tr class="clickable" tabindex="0" data-symbol="${p.symbol}" ${p.option ? html`data-open="${p.option.underlying}/options"` : ''}>
-      <td><strong>${p.option ? p.option.title : p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.option ? 'option contract, prices a share' : p.name ?? ''}</div>
+      <td><strong>${p.option ? p.option.title : p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.option ? 'option contract, prices a share' : p.name ?? ''}</div>${p.assetClass === 'crypto' ? html`<span class="badge playing">Crypto</span>` : ''}
         ${trends ? html`<a class="small" href="#/stock/${p.symbol}/trends" data-trends="${p.symbol}" aria-label="Trends of ${p.symbol}">Trends</a>` : ''}</td>
-      <td>${p.option ? contractsText(p.quantity) : formatQuantity(p.quantity)}</td>
+      <td>${p.option ? contractsText(p.quantity) : formatQuantity(p.quantity)}${coins && !p.option ? html`<div class="small muted">${p.assetClass === 'crypto' ? 'coins' : 'shares'}</div>` : ''}</td>
       <td class="hide-narrow">${formatPrice(p.averageCost)}</td>
       <td class="hide-narrow">${formatPrice(p.lastPrice)}</td>
       <td>${formatMoney(p.marketValue)}</td>

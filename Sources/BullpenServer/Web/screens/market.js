@@ -27,6 +27,7 @@ export default async function marketScreen({ live, onLeave }) {
     ${searchBox()}
     <h2>${isReplay(portfolio) ? 'Movers of the day' : "Today's movers"}</h2>
     <div id="movers">${loading}</div>
+    <div id="coin-movers"></div>
     <h2>Watchlist</h2>
     <div class="card" id="watchlist">${loading}</div>
     <h2>All companies</h2>
@@ -68,15 +69,31 @@ export default async function marketScreen({ live, onLeave }) {
   browse();
 }
 
+/** One list of movers as cards, titled by its list and day. */
+function moverCards(m) {
+  return html`<h3 class="small muted movers-title">${MOVERS[m.list]}${m.session ? ' · ' + formatDate(m.session) : ''}</h3>
+    <div class="cards">${m.assets.length === 0 ? html`<p class="muted small">Nothing today.</p>` : m.assets.map((a) => html`<a class="card plain" href="#/stock/${a.symbol}">
+      <strong>${a.symbol}</strong><span class="block small muted ellipsis">${a.name}</span>${endedBadgeFor(a, a.asOf)}
+      <span class="block">${formatPrice(a.price)}</span><span class="block small ${tone(a.changePercent)}">${formatPercent(a.changePercent)}</span></a>`)}</div>`;
+}
+
+/** The stocks' movers of the session, then (when the market has coins) the coins' of their UTC day. */
 async function loadMovers(live, portfolio) {
   const node = document.getElementById('movers');
+  const movers = (list, assetClass) => api(withAsOf(`/api/v1/market/movers?list=${list}&limit=8&assetClass=${assetClass}`, portfolio), { auth: false });
   try {
-    const lists = await Promise.all(Object.keys(MOVERS).map((list) => api(withAsOf(`/api/v1/market/movers?list=${list}&limit=8`, portfolio), { auth: false })));
+    const [lists, coins] = await Promise.all([
+      Promise.all(Object.keys(MOVERS).map((list) => movers(list, 'us_equity'))),
+      Promise.all(['gainers', 'losers'].map((list) => movers(list, 'crypto'))),
+    ]);
     if (!live()) return;
-    render(node, lists.map((m) => html`<h3 class="small muted movers-title">${MOVERS[m.list]}${m.session ? ' · ' + formatDate(m.session) : ''}</h3>
-      <div class="cards">${m.assets.length === 0 ? html`<p class="muted small">Nothing today.</p>` : m.assets.map((a) => html`<a class="card plain" href="#/stock/${a.symbol}">
-        <strong>${a.symbol}</strong><span class="block small muted ellipsis">${a.name}</span>${endedBadgeFor(a, a.asOf)}
-        <span class="block">${formatPrice(a.price)}</span><span class="block small ${tone(a.changePercent)}">${formatPercent(a.changePercent)}</span></a>`)}</div>`));
+    render(node, lists.map(moverCards));
+    if (coins.some((m) => m.assets.length > 0)) {
+      render(document.getElementById('coin-movers'), html`<section id="crypto-movers" aria-labelledby="crypto-movers-title">
+        <h2 id="crypto-movers-title">Crypto · 24 hours</h2>
+        <p class="small muted">Coins trade every day around the clock: their change is over the UTC day${isReplay(portfolio) ? ' before your replay\'s date' : ', since 00:00 UTC'}.</p>
+        ${coins.map(moverCards)}</section>`);
+    }
   } catch (error) { if (live()) render(node, failure(error)); }
 }
 

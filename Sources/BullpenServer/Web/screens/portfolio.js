@@ -65,7 +65,7 @@ function replayClock(portfolio, ready) {
     ? html`<p class="notice gap-top" id="replay-ended">This replay ended on ${formatDate(clock.date)}: trading and advancing are closed.</p>`
     : ready
       ? html`<p class="notice gap-top" id="replay-at-end">The data ends here, on ${formatDate(clock.date)}: time cannot move further. You can still trade at this day's closes, then end the replay.</p>`
-      : advancePanel();
+      : advancePanel(portfolio);
   return html`${state}
     ${advanceSummary(portfolio)}
     <div class="row gap-top">${clock.ended ? '' : html`<button id="end-replay" class="danger">End replay</button>`}

@@ -161,6 +161,6 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
     if (!live() || !price) return;
     price.textContent = formatPrice(quote.price);
     render(document.getElementById('change'), changePill(quote.change, quote.changePercent));
-    document.getElementById('as-of').textContent = `As of ${formatMarketTime(quote.asOf)}${market.clock?.isOpen ? ' · live' : ''}`;
+    document.getElementById('as-of').textContent = `As of ${formatMarketTime(quote.asOf)}${market.clock?.isOpen || crypto ? ' · live' : ''}`;
   }));
 }
