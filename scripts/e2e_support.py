@@ -141,10 +141,12 @@ def check_books(base, token, portfolio, orders, starting_cash):
         problems.append(f"cash {summary['cash']} but the orders say {cash}")
     if Decimal(summary["cash"]) < 0:
         problems.append(f"negative cash {summary['cash']}")
+    # Quantities are exact JSON numbers (fractions of a share or a coin): read as decimals.
     held = {}
     for o in orders:
-        held[o["symbol"]] = held.get(o["symbol"], 0) + (o["filledQuantity"] if o["side"] == "buy" else -o["filledQuantity"])
-    shown = {p["symbol"]: int(p["quantity"]) for p in positions["positions"]}
+        filled = Decimal(str(o["filledQuantity"]))
+        held[o["symbol"]] = held.get(o["symbol"], Decimal(0)) + (filled if o["side"] == "buy" else -filled)
+    shown = {p["symbol"]: Decimal(str(p["quantity"])) for p in positions["positions"]}
     expected = {s: q for s, q in held.items() if q != 0}
     if shown != expected:
         problems.append(f"positions {shown} but the orders say {expected}")

@@ -286,6 +286,8 @@ public struct AlpacaAsset: Codable, Sendable {
     public var easyToBorrow = true
     public var fractionable = false
     public var attributes: [String] = []
+    /// A coin's smallest step of quantity (`0.00000001`); absent for stocks.
+    public var minTradeIncrement: String?
 
     public init(id: String, exchange: String, symbol: String, name: String, status: String, tradable: Bool) {
         self.id = id; self.exchange = exchange; self.symbol = symbol; self.name = name; self.status = status
@@ -294,7 +296,7 @@ public struct AlpacaAsset: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id, assetClass = "class", exchange, symbol, name, status, tradable, marginable, shortable, easyToBorrow
-        case fractionable, attributes
+        case fractionable, attributes, minTradeIncrement
     }
 }
 

@@ -32,6 +32,16 @@ def server():
     shutil.rmtree(work, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def demo_server():
+    """The real server on the demo exchange (invented companies and coins, simulated prices)."""
+    work = tempfile.mkdtemp(prefix="bullpen-alpaca-demo-")
+    running = Server(os.path.join(work, "data"), env={"BULLPEN_MARKET_DATA": ""}).start()
+    yield running
+    running.stop()
+    shutil.rmtree(work, ignore_errors=True)
+
+
 class Player:
     """A registered player with one portfolio (a replay standing on `start`, or on the live clock
     without it; `options` are more fields of the native request, like shortSelling) and an API key

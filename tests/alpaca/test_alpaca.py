@@ -21,7 +21,8 @@ alpaca = pytest.importorskip("alpaca")
 from alpaca.common.exceptions import APIError  # noqa: E402
 from alpaca.data.enums import Adjustment  # noqa: E402
 from alpaca.data.historical import CryptoHistoricalDataClient  # noqa: E402
-from alpaca.data.requests import (CryptoBarsRequest, StockBarsRequest, StockLatestBarRequest,  # noqa: E402
+from alpaca.data.requests import (CryptoBarsRequest, CryptoLatestOrderbookRequest, StockBarsRequest,  # noqa: E402
+                                  StockLatestBarRequest,
                                   StockLatestQuoteRequest, StockLatestTradeRequest, StockQuotesRequest,
                                   StockSnapshotRequest, StockTradesRequest)
 from alpaca.data.timeframe import TimeFrame  # noqa: E402
@@ -685,13 +686,16 @@ def test_weekly_and_monthly_bars_are_stamped_at_their_start(server, pack):
     assert all(ny_date(b.timestamp)[8:] <= "03" for b in months)
 
 
-def test_minute_bars_crypto_and_options_data_are_not_supported(player):
+def test_minute_bars_order_books_and_options_data_are_not_supported(player):
     minutes = StockBarsRequest(symbol_or_symbols=["AAPL"], timeframe=TimeFrame.Minute, start=datetime(2015, 3, 2))
     refused(lambda: player.data.get_stock_bars(minutes), 422, bullpen_code="not_supported")
     crypto = CryptoHistoricalDataClient(player.key["keyId"], player.key["secret"], url_override=player.base + "/alpaca/data")
     crypto._retry = 0
+    # The pack has no coins: a pair has no bars (as Alpaca answers for a pair it does not list).
     bars = CryptoBarsRequest(symbol_or_symbols=["BTC/USD"], timeframe=TimeFrame.Day, start=datetime(2015, 3, 2))
-    refused(lambda: crypto.get_crypto_bars(bars), 422, bullpen_code="not_supported")
+    assert crypto.get_crypto_bars(bars).data == {}
+    books = CryptoLatestOrderbookRequest(symbol_or_symbols=["BTC/USD"])
+    refused(lambda: crypto.get_crypto_latest_orderbook(books), 422, bullpen_code="not_supported")
     status, error = call(player.base, "GET", "/alpaca/data/v1beta1/options/bars?symbols=AAPL250117C00200000&timeframe=1Day",
                          headers=player.headers())
     assert status == 422 and error["bullpen_code"] == "not_supported", (status, error)
@@ -816,7 +820,7 @@ def test_watchlists_are_created_changed_and_deleted(player):
      422, None, "not_supported"),
     (LimitOrderRequest(symbol="AAPL", qty=1, side="buy", time_in_force="day", limit_price=20.0, extended_hours=True),
      422, None, "not_supported"),
-    (market("BTC/USD", 1, tif="gtc"), 422, None, "not_supported"),
+    (market("BTC/USD", 1, tif="gtc"), 422, 40010001, "unknown_symbol"),
 ], ids=["buying_power", "more_than_held", "unknown_symbol", "fractional", "notional", "bracket", "extended_hours", "crypto"])
 def test_refused_orders_are_alpacas_errors(player, request_, status, code, bullpen_code):
     refused(lambda: player.trading.submit_order(request_), status, code, bullpen_code)

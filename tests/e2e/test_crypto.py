@@ -13,8 +13,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from test_fractional import by_dollars_with_the_keyboard
-from test_replay import focused_id, press, price_text, shoot
+from test_fractional import by_dollars_with_the_keyboard, select
+from test_replay import focused_id, press, price_text, shoot, tab_to
 from test_webapp import LAPTOP, PHONE, click, go, loaded, sign_up, text_in, visible, wait
 
 SATOSHI = Decimal("0.00000001")
@@ -209,3 +209,57 @@ def test_the_coin_page_and_sheet_fit_phones_and_laptops(demo_server, driver_fact
     page = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert page <= 0, f"{size}: the page is {page}px wider than the screen with the sheet open"
     driver.save_screenshot(str(screenshots / f"crypto-trade-sheet-{size[0]}x{size[1]}.png"))
+
+
+def test_a_replay_holding_a_coin_moves_by_calendar_days(demo_server, driver_factory, screenshots):
+    """A replay profile that holds a coin counts every calendar day: the panel says so, its steps
+    are calendar days (a week is 7), the move from a Friday lands on Saturday with the server's
+    words, the holdings say "coins", and on Saturday a share is refused at the market."""
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, demo_server, "creplay" + uuid.uuid4().hex[:8])
+    profile = api(driver, "/api/v1/portfolios", "POST", {"name": "Coins", "replay": {"start": "2020-03-13"}})
+    assert profile["clock"]["dayCount"] == "sessions", profile["clock"]
+    api(driver, f"/api/v1/portfolios/{profile['id']}/orders", "POST", {"symbol": "BPC-USD", "side": "buy", "quantity": 0.25})
+    go(driver, demo_server, "portfolio")
+    select(driver, profile["id"])
+    loaded(driver, "portfolio")
+    assert "counts every calendar day" in visible(driver, "#advance-calendar").text
+    assert driver.find_element(By.ID, "advance-7").text == "1 week"
+    assert driver.find_element(By.ID, "advance-days").get_attribute("max") == "366"
+    row = visible(driver, "#holdings tr[data-symbol='BPC-USD']")
+    assert "Crypto" in row.text and row.find_elements(By.TAG_NAME, "td")[1].text == "0.25\ncoins", row.text
+    assert driver.find_element(By.CSS_SELECTOR, "#holdings th:nth-child(2)").text == "Quantity"
+
+    # One day, with the keyboard: Friday → Saturday.
+    tab_to(driver, "advance-1").send_keys(Keys.ENTER)
+    summary = text_in(driver, "#advance-summary", "1 day")
+    assert "Mar 14, 2020" in summary.text and "trading day" not in summary.text, summary.text
+    assert "counts every calendar day" in driver.find_element(By.ID, "advance-message").text
+    assert focused_id(driver) == "advance-1"
+    assert driver.find_element(By.ID, "advance-status").text == "Moved 1 day, to Sat, Mar 14, 2020."
+    shoot(driver, screenshots, "crypto-replay-saturday", LAPTOP)
+    refused = driver.execute_async_script("""
+        const [path, done] = arguments;
+        Promise.all([import('/session.js'), import('/api.js')]).then(async ([{ currentSession }, { restoreSession }]) => {
+          await restoreSession();
+          const response = await fetch(path, { method: 'POST', headers: { Authorization: 'Bearer ' + currentSession().access, 'Content-Type': 'application/json' },
+                                               body: JSON.stringify({ symbol: 'VTSW', side: 'buy', quantity: 1 }) });
+          done({ status: response.status, json: await response.json() });
+        });""", f"/api/v1/portfolios/{profile['id']}/orders")
+    assert refused["status"] == 409 and refused["json"]["error"]["code"] == "market_closed", refused
+    assert uncaught_errors(driver) == []
+
+
+def test_the_market_screen_has_the_coins_movers_of_24_hours(demo_server, driver_factory, screenshots):
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, demo_server, "cmove" + uuid.uuid4().hex[:8])
+    go(driver, demo_server, "market")
+    loaded(driver, "market")
+    section = visible(driver, "#crypto-movers")
+    assert section.find_element(By.TAG_NAME, "h2").text == "Crypto · 24 hours"
+    assert "since 00:00 UTC" in section.text
+    symbols = {a.get_attribute("href").split("/")[-1] for a in section.find_elements(By.CSS_SELECTOR, "a.card")}
+    assert symbols and symbols <= {"BPC-USD", "EMBR-USD", "QRM-USD", "HOP-USD"}, symbols
+    stocks = {a.get_attribute("href").split("/")[-1] for a in driver.find_elements(By.CSS_SELECTOR, "#movers a.card")}
+    assert stocks and not stocks & {"BPC-USD", "EMBR-USD", "QRM-USD", "HOP-USD"}, stocks
+    shoot(driver, screenshots, "crypto-movers", LAPTOP)

@@ -4,8 +4,8 @@ import BullpenMarketData
 import Foundation
 import Vapor
 
-/// Alpaca's market-data API (v2 stocks) at `/alpaca/data/v2`: bars with page tokens, latest
-/// quotes, trades and bars, snapshots. Authenticated by an API key; answers as of the key's
+/// Alpaca's market-data API (v2 stocks) at `/alpaca/data/v2`, and its coins' (v1beta3 crypto) at
+/// `/alpaca/data/v1beta3/crypto/{loc}`: bars with page tokens, latest quotes, trades and bars, snapshots. Authenticated by an API key; answers as of the key's
 /// portfolio's clock, so a replay's bot never sees a bar after its date. Bullpen's data are daily:
 /// bars come by the day, week or month; the simulator fills at the last price, so a quote's bid
 /// and ask are both that price.
@@ -25,6 +25,46 @@ struct AlpacaDataRoutes: RouteCollection {
         stocks.get(":symbol", "quotes", "latest", use: symbolLatestQuote)
         stocks.get(":symbol", "trades", "latest", use: symbolLatestTrade)
         stocks.get(":symbol", "snapshot", use: symbolSnapshot)
+        // Coins (v1beta3): pairs like BTC/USD, daily bars of UTC days, the latest of each, snapshots.
+        let crypto = data.grouped("v1beta3", "crypto", ":loc")
+        crypto.get("bars", use: cryptoBars)
+        crypto.get("latest", "bars", use: cryptoLatestBars)
+        crypto.get("latest", "quotes", use: cryptoLatestQuotes)
+        crypto.get("latest", "trades", use: cryptoLatestTrades)
+        crypto.get("snapshots", use: cryptoSnapshots)
+    }
+
+    // MARK: Coins
+
+    /// The `?symbols=` of a crypto route that are coins' pairs (others have no data there), after
+    /// checking its `{loc}`.
+    private func coins(_ req: Request) throws -> [Symbol] {
+        guard let loc = req.parameters.get("loc"), ["us", "us-1", "eu-1"].contains(loc) else {
+            throw APIError.validation("The crypto location must be us, us-1 or eu-1.")
+        }
+        return try AlpacaQuery.symbols(req, required: true)!.filter(AlpacaMapping.isCoinPair)
+    }
+
+    @Sendable func cryptoBars(req: Request) async throws -> Response {
+        let page = try await barPage(req, symbols: try coins(req), crypto: true)
+        return try alpacaJSON(BarsAnswer(bars: page.bars, nextPageToken: page.next), plain: true)
+    }
+
+    @Sendable func cryptoLatestBars(req: Request) async throws -> Response {
+        try alpacaJSON(["bars": try await latest(req, try coins(req)).compactMapValues(\.dailyBar)], plain: true)
+    }
+
+    @Sendable func cryptoLatestQuotes(req: Request) async throws -> Response {
+        try alpacaJSON(["quotes": try await latest(req, try coins(req)).compactMapValues(\.latestQuote)], plain: true)
+    }
+
+    @Sendable func cryptoLatestTrades(req: Request) async throws -> Response {
+        try alpacaJSON(["trades": try await latest(req, try coins(req)).compactMapValues(\.latestTrade)], plain: true)
+    }
+
+    /// Unlike stocks' snapshots, coins' come under the key `snapshots`, as Alpaca answers.
+    @Sendable func cryptoSnapshots(req: Request) async throws -> Response {
+        try alpacaJSON(["snapshots": try await latest(req, try coins(req))], plain: true)
     }
 
     // MARK: Bars
@@ -45,7 +85,7 @@ struct AlpacaDataRoutes: RouteCollection {
 
     /// One page of bars of `symbols` (in symbol order, each in time order), at most `limit` bars
     /// in all, and the token of the next bar when more remain.
-    private func barPage(_ req: Request, symbols: [Symbol]) async throws -> (bars: [String: [AlpacaBar]], next: String?) {
+    private func barPage(_ req: Request, symbols: [Symbol], crypto: Bool = false) async throws -> (bars: [String: [AlpacaBar]], next: String?) {
         let (source, clock) = try await context(req)
         let interval = try Self.interval(req.query[String.self, at: "timeframe"])
         let limit = try req.integer("limit", default: 1_000, range: 1...Self.maxPage)
@@ -55,8 +95,10 @@ struct AlpacaDataRoutes: RouteCollection {
             throw APIError.validation("adjustment must be raw, split, dividend or all.")
         }
         _ = try AlpacaQuery.day(req, "asof")
-        guard let last = await source.sessionDate(asOf: clock) else { return ([:], nil) }
-        let start = try AlpacaQuery.instant(req, "start") ?? TradingCalendar.instant(last, 0, 0)
+        // A coin's last day is the clock's UTC day (the market data keep a replay's to the day before).
+        let clockDay = clock.date.map(SessionDate.init) ?? SessionDate(req.bullpen.time.now())
+        guard let last = crypto ? clockDay : await source.sessionDate(asOf: clock) else { return ([:], nil) }
+        let start = try AlpacaQuery.instant(req, "start") ?? (crypto ? last.date : TradingCalendar.instant(last, 0, 0))
         let end = try AlpacaQuery.instant(req, "end") ?? .distantFuture
         guard start <= end else { throw APIError(.invalidDates, "start must not be after end.") }
         let token = try req.query[String.self, at: "page_token"].map(Self.decodeToken)
@@ -70,7 +112,7 @@ struct AlpacaDataRoutes: RouteCollection {
             var daily = try await source.dailyBars(symbol, from: firstDay, through: lastDay, asOf: clock)
             if interval != .day { daily = Self.aggregate(daily, interval) }
             var bars = daily.filter { bar in
-                let stamp = Self.stamp(bar.date)
+                let stamp = Self.stamp(bar.date, of: symbol)
                 return stamp >= start && stamp <= end
             }
             if descending { bars.reverse() }
@@ -133,8 +175,9 @@ struct AlpacaDataRoutes: RouteCollection {
         for symbol in symbols {
             guard let quote = quotes[symbol], let session = quote.session else { continue }
             let recent = try await source.dailyBars(symbol, from: session.adding(days: -14), through: session, asOf: clock)
-            // A daily close is stamped at its session's close; a live tick at its time.
-            let close = TradingCalendar().sessionBounds(on: session)?.close ?? Self.stamp(session)
+            // A daily close is stamped at its session's close (a coin's at the end of its UTC day); a live tick at its time.
+            let close = AlpacaMapping.isCoinPair(symbol) ? session.date.addingTimeInterval(86_399)
+                : TradingCalendar().sessionBounds(on: session)?.close ?? Self.stamp(session)
             let stamp = quote.asOf.flatMap { $0 == session.date ? nil : $0 } ?? close
             let price = Self.number(quote.price, symbol)
             result[AlpacaMapping.alpacaSymbol(symbol)] = AlpacaSnapshot(
@@ -208,12 +251,17 @@ struct AlpacaDataRoutes: RouteCollection {
     /// A session's bar is stamped at its New York midnight, as Alpaca stamps daily bars.
     static func stamp(_ date: SessionDate) -> Date { TradingCalendar.instant(date, 0, 0) }
 
+    /// A bar of `symbol`'s is stamped at the start of its day: a coin's UTC day, a stock's New York one.
+    static func stamp(_ date: SessionDate, of symbol: Symbol) -> Date {
+        AlpacaMapping.isCoinPair(symbol) ? date.date : stamp(date)
+    }
+
     static func number(_ price: Price, _ symbol: Symbol) -> Decimal {
         AlpacaJSON.number(price.perShare(of: symbol).decimalString) ?? 0
     }
 
     static func bar(_ bar: DailyBar, symbol: Symbol) -> AlpacaBar {
-        AlpacaBar(t: stamp(bar.date), o: number(bar.open, symbol), h: number(bar.high, symbol), l: number(bar.low, symbol),
+        AlpacaBar(t: stamp(bar.date, of: symbol), o: number(bar.open, symbol), h: number(bar.high, symbol), l: number(bar.low, symbol),
                   c: number(bar.close, symbol), v: bar.volume)
     }
 
@@ -288,7 +336,7 @@ private struct SymbolAnswer<Value: Encodable>: Encodable {
 }
 
 /// Alpaca features Bullpen does not offer here: historical quotes and trades (its data are
-/// daily), crypto and options data, option contracts, account configurations. Each answers
+/// daily), coins' order books and options data, option contracts, account configurations. Each answers
 /// Alpaca's error for an unsupported feature (422, `not_supported`) whatever its parameters, so
 /// these routes are outside the parameter checks.
 struct AlpacaUnsupportedRoutes: RouteCollection {
@@ -318,8 +366,8 @@ struct AlpacaUnsupportedRoutes: RouteCollection {
 
     @Sendable static func refuseData(_ req: Request) async throws -> Response {
         _ = try await req.keyCaller()
-        throw APIError(.notSupported, "Bullpen's market data are daily bars of US stocks: historical quotes and trades, "
-            + "crypto and options data are not offered through the Alpaca-compatible API.")
+        throw APIError(.notSupported, "Bullpen's market data are daily bars of US stocks and coins: historical quotes and trades, "
+            + "order books and options data are not offered through the Alpaca-compatible API.")
     }
 
     @Sendable static func refuseTrading(_ req: Request) async throws -> Response {

@@ -26,23 +26,38 @@ enum AlpacaMapping {
         "BP" + id.description.replacingOccurrences(of: "-", with: "").prefix(10).uppercased()
     }
 
-    /// A symbol as Alpaca writes it: a class share with a dot (`BRK.B`, the pack's `BRK-B`), an
-    /// option without the OCC padding.
-    static func alpacaSymbol(_ symbol: Symbol) -> String {
-        symbol.option == nil ? symbol.rawValue.replacingOccurrences(of: "-", with: ".") : symbol.rawValue.replacingOccurrences(of: " ", with: "")
+    /// Whether `symbol` is a coin's pair against the dollar (`BTC-USD`, Alpaca's `BTC/USD`): coins
+    /// are named so in the pack, the importer and the demo exchange.
+    static func isCoinPair(_ symbol: Symbol) -> Bool {
+        symbol.option == nil && symbol.rawValue.count > 4 && symbol.rawValue.hasSuffix("-USD")
     }
 
-    /// The native form of a symbol as Alpaca writes it (`BRK.B` is `BRK-B`), in capitals.
+    /// A symbol as Alpaca writes it: a class share with a dot (`BRK.B`, the pack's `BRK-B`), a
+    /// coin's pair with a slash (`BTC/USD`, the pack's `BTC-USD`), an option without the OCC padding.
+    static func alpacaSymbol(_ symbol: Symbol) -> String {
+        if symbol.option != nil { return symbol.rawValue.replacingOccurrences(of: " ", with: "") }
+        if isCoinPair(symbol) { return symbol.rawValue.dropLast(4) + "/USD" }
+        return symbol.rawValue.replacingOccurrences(of: "-", with: ".")
+    }
+
+    /// The native form of a symbol as Alpaca writes it (`BRK.B` is `BRK-B`, `BTC/USD` is
+    /// `BTC-USD`), in capitals.
     static func nativeSymbol(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: ".", with: "-")
+        text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: ".", with: "-").replacingOccurrences(of: "/", with: "-")
     }
 
     /// A symbol sent in Alpaca's form, or nil when it is not a symbol.
     static func symbol(_ text: String) -> Symbol? { Symbol(nativeSymbol(text)) }
 
+    /// The `{symbol}` of a path as sent: a coin's pair may come unescaped, in two parts (`BTC/USD`).
+    static func pathText(_ req: Request) -> String {
+        let symbol = req.parameters.get("symbol") ?? ""
+        return req.parameters.get("quote").map { symbol + "/" + $0 } ?? symbol
+    }
+
     /// The `{symbol}` of a path, in Alpaca's form.
     static func pathSymbol(_ req: Request) throws -> Symbol {
-        let text = req.parameters.get("symbol") ?? ""
+        let text = pathText(req)
         guard let symbol = symbol(text) else { throw APIError.unknownSymbol(text) }
         return symbol
     }
@@ -62,7 +77,12 @@ enum AlpacaMapping {
         return TradingCalendar().sessionBounds(on: session)?.close ?? TradingCalendar.instant(session, 16, 0)
     }
 
-    static func assetClass(_ symbol: Symbol) -> String { symbol.option == nil ? "us_equity" : "us_option" }
+    static func assetClass(_ symbol: Symbol) -> String {
+        symbol.option != nil ? "us_option" : isCoinPair(symbol) ? "crypto" : "us_equity"
+    }
+
+    /// Alpaca's exchange of `symbol`: `CRYPTO` for a coin, else as ``exchange(_:)``.
+    static func exchange(_ name: String?, of symbol: Symbol) -> String { isCoinPair(symbol) ? "CRYPTO" : exchange(name) }
 
     /// Alpaca's exchange names; others (the demo exchange) are written as "".
     static func exchange(_ name: String?) -> String {
@@ -109,7 +129,6 @@ enum AlpacaMapping {
         if let parsed = Symbol(symbol), parsed.option != nil || symbol.count > 10 {
             throw APIError(.notSupported, "Options are not offered through the Alpaca-compatible API; use Bullpen's own API for them.")
         }
-        if symbol.contains("/") { throw APIError(.notSupported, "Crypto is not offered yet: Bullpen trades US stocks.") }
         guard let side = body.side else { throw APIError.validation("side is required.") }
         var native = PlaceOrderRequest(symbol: nativeSymbol(symbol), side: side, quantity: nil, type: body.type ?? "market",
                                        clientOrderId: body.clientOrderId)
@@ -173,7 +192,7 @@ enum AlpacaMapping {
             // What another order may sell: less what working sells and written calls hold back.
             let available = quantity > 0 ? max(.zero, state.book.freeShares(of: symbol)) : quantity
             var dto = AlpacaPosition(
-                assetId: assetID(symbol), symbol: alpacaSymbol(symbol), exchange: exchange(name?.exchange),
+                assetId: assetID(symbol), symbol: alpacaSymbol(symbol), exchange: exchange(name?.exchange, of: symbol),
                 assetClass: assetClass(symbol), avgEntryPrice: position.averageCost.perShare(of: symbol).decimalString,
                 qty: quantity.decimalString, qtyAvailable: available.decimalString, side: quantity < 0 ? "short" : "long",
                 marketValue: value.marketValue.decimalString, costBasis: position.costBasis.decimalString,
@@ -207,15 +226,28 @@ enum AlpacaMapping {
         try await req.bullpen.store.portfolioForPricing(caller.portfolio, owner: caller.user).clock
     }
 
-    /// Every asset listed as of `clock` (a replay sees only what was listed on its date).
-    static func assets(asOf clock: PortfolioClock, req: Request) async throws -> [AlpacaAsset] {
+    /// Every asset listed as of `clock` (a replay sees only what was listed on its date), as the
+    /// portfolio under `rules` may trade it: a coin always in fractions, never short or on margin;
+    /// a stock in fractions when the rules allow them.
+    static func assets(asOf clock: PortfolioClock, rules: PortfolioRules, req: Request) async throws -> [AlpacaAsset] {
         let source = try req.bullpen.requireMarketData()
         // A company whose data ended (delisted, merged) is listed but no longer trades: inactive.
         return try await Research.snapshots(source, asOf: clock).map { snapshot in
-            let trading = snapshot.quote?.trading ?? false
-            return AlpacaAsset(id: assetID(snapshot.info.symbol), exchange: exchange(snapshot.info.exchange),
-                               symbol: alpacaSymbol(snapshot.info.symbol), name: snapshot.info.name, status: trading ? "active" : "inactive",
-                               tradable: trading)
+            let trading = snapshot.quote?.trading ?? false, symbol = snapshot.info.symbol
+            var asset = AlpacaAsset(id: assetID(symbol), exchange: exchange(snapshot.info.exchange, of: symbol),
+                                    symbol: alpacaSymbol(symbol), name: snapshot.info.name, status: trading ? "active" : "inactive",
+                                    tradable: trading && (snapshot.info.assetClass != .crypto || rules.allowCrypto))
+            if snapshot.info.assetClass == .crypto {
+                asset.assetClass = "crypto"
+                asset.fractionable = true
+                asset.marginable = false
+                asset.shortable = false
+                asset.easyToBorrow = false
+                asset.minTradeIncrement = Lot.crypto.description
+            } else {
+                asset.fractionable = rules.fractionalShares
+            }
+            return asset
         }
     }
 

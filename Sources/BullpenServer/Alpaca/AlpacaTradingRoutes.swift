@@ -27,8 +27,12 @@ struct AlpacaTradingRoutes: RouteCollection {
         v2.delete("positions", use: closeAll)
         v2.get("positions", ":symbol", use: onePosition)
         v2.delete("positions", ":symbol", use: closePosition)
+        // A coin's pair as clients send it, unescaped: /v2/positions/BTC/USD.
+        v2.get("positions", ":symbol", ":quote", use: onePosition)
+        v2.delete("positions", ":symbol", ":quote", use: closePosition)
         v2.get("assets", use: assets)
         v2.get("assets", ":symbol", use: oneAsset)
+        v2.get("assets", ":symbol", ":quote", use: oneAsset)
         v2.get("clock", use: clock)
         v2.get("calendar", use: calendar)
         v2.get("watchlists", use: watchlists)
@@ -204,7 +208,7 @@ struct AlpacaTradingRoutes: RouteCollection {
 
     @Sendable func onePosition(req: Request) async throws -> Response {
         let caller = try await req.keyCaller()
-        let wanted = req.parameters.get("symbol") ?? ""
+        let wanted = AlpacaMapping.pathText(req)
         guard let position = try await AlpacaMapping.positions(caller, req: req).first(where: { Self.names(wanted, $0) })
         else { throw APIError(.notFound, "There is no position in \(wanted).") }
         return try alpacaJSON(position)
@@ -213,7 +217,7 @@ struct AlpacaTradingRoutes: RouteCollection {
     /// Closes a position (all of it, `qty` shares or a `percentage`) with a market order.
     @Sendable func closePosition(req: Request) async throws -> Response {
         let caller = try await req.tradingKeyCaller()
-        let wanted = req.parameters.get("symbol") ?? ""
+        let wanted = AlpacaMapping.pathText(req)
         let qty = req.query[String.self, at: "qty"], percentage = req.query[String.self, at: "percentage"]
         if qty != nil, percentage != nil { throw APIError.validation("Give qty or percentage, not both.") }
         guard let position = try await AlpacaMapping.positions(caller, req: req).first(where: { Self.names(wanted, $0) }),
@@ -285,19 +289,23 @@ struct AlpacaTradingRoutes: RouteCollection {
         let exchange = req.query[String.self, at: "exchange"]
         if let status, status != "active", status != "inactive" { throw APIError.validation("status must be active or inactive.") }
         _ = req.query[String.self, at: "attributes"]
-        // Bullpen lists US stocks only (crypto comes later); an inactive asset is one not listed by the clock's date.
-        guard assetClass == nil || assetClass == "us_equity", status != "inactive" else { return try alpacaJSON([AlpacaAsset]()) }
-        var list = try await AlpacaMapping.assets(asOf: try await AlpacaMapping.clock(caller, req: req), req: req)
+        // US stocks and coins (no options here); an inactive asset is one not listed by the clock's date.
+        guard status != "inactive" else { return try alpacaJSON([AlpacaAsset]()) }
+        let portfolio = try await req.bullpen.store.portfolioForPricing(caller.portfolio, owner: caller.user)
+        var list = try await AlpacaMapping.assets(asOf: portfolio.clock, rules: portfolio.rules, req: req)
+        if let assetClass { list = list.filter { $0.assetClass == assetClass } }
         if let exchange { list = list.filter { $0.exchange == exchange } }
         return try alpacaJSON(list)
     }
 
     @Sendable func oneAsset(req: Request) async throws -> Response {
         let caller = try await req.keyCaller()
-        let wanted = req.parameters.get("symbol") ?? ""
-        let clock = try await AlpacaMapping.clock(caller, req: req)
+        let wanted = AlpacaMapping.pathText(req)
+        let portfolio = try await req.bullpen.store.portfolioForPricing(caller.portfolio, owner: caller.user)
         let target = AlpacaMapping.symbol(wanted).map(AlpacaMapping.alpacaSymbol)
-        guard let asset = try await AlpacaMapping.assets(asOf: clock, req: req).first(where: { $0.symbol == target || $0.id == wanted.lowercased() })
+        guard let asset = try await AlpacaMapping.assets(asOf: portfolio.clock, rules: portfolio.rules, req: req)
+            .first(where: { $0.symbol == target || $0.id == wanted.lowercased()
+                || ($0.assetClass == "crypto" && $0.symbol.replacingOccurrences(of: "/", with: "") == wanted.uppercased()) })
         else { throw APIError(.notFound, "asset not found: \(wanted)") }
         return try alpacaJSON(asset)
     }
@@ -467,8 +475,11 @@ struct AlpacaTradingRoutes: RouteCollection {
     }
 
     /// Whether a position is the one a path names: its symbol in Alpaca's form or in any case, or its asset id.
+    /// Whether `wanted` (a symbol in Alpaca's form or the native one, a coin's pair with or
+    /// without its slash, or an asset id) names `position`.
     static func names(_ wanted: String, _ position: AlpacaPosition) -> Bool {
-        position.symbol == AlpacaMapping.nativeSymbol(wanted).replacingOccurrences(of: "-", with: ".") || position.assetId == wanted.lowercased()
+        position.symbol == AlpacaMapping.symbol(wanted).map(AlpacaMapping.alpacaSymbol) || position.assetId == wanted.lowercased()
+            || (position.assetClass == "crypto" && position.symbol.replacingOccurrences(of: "/", with: "") == wanted.uppercased())
     }
 }
 
