@@ -35,6 +35,12 @@ public struct Symbol: Hashable, Comparable, Sendable, StringCodable {
     /// Whether this is an option contract's symbol.
     public var isOption: Bool { rawValue.utf8.count > Symbol.maxStockLength }
 
+    /// Whether this names a coin priced in dollars (`BTC-USD`): the pack, the importer and the
+    /// demo exchange name coins so, and providers and the Alpaca-compatible API map them by it
+    /// (Stooq's `btc.v`, Finnhub's `COINBASE:BTC-USD`, Alpaca's `BTC/USD`). The asset's class is
+    /// the truth where the market data are at hand.
+    public var isDollarPair: Bool { !isOption && rawValue.utf8.count > 4 && rawValue.hasSuffix("-USD") }
+
     /// The option contract this symbol names, nil for a stock.
     public var option: OptionContract? { isOption ? OptionContract(occ: rawValue) : nil }
 

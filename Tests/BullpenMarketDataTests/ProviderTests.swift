@@ -32,6 +32,11 @@ final class ReplayProvider: Sendable {
         app.get("q", "d", "l", "") { req in try provider().answer(req, "stooq-history") { provider().stooqHistory(req) } }
         app.get("api", "v1", "quote") { req in try provider().answer(req, "finnhub-quote", finnhub: true) { provider().finnhubQuote(req) } }
         app.get("api", "v1", "stock", "candle") { req in try provider().answer(req, "finnhub-candle", finnhub: true) { Self.finnhubCandles } }
+        app.get("api", "v1", "crypto", "candle") { req in
+            try provider().answer(req, "finnhub-crypto-candle", finnhub: true) {
+                req.query[String.self, at: "symbol"] == "COINBASE:BTC-USD" ? Self.finnhubCryptoCandles : #"{"s":"no_data"}"#
+            }
+        }
         app.get("api", "v1", "stock", "profile2") { req in try provider().answer(req, "finnhub-profile", finnhub: true) { Self.finnhubProfile } }
         app.get("api", "v1", "search") { req in try provider().answer(req, "finnhub-search", finnhub: true) { Self.finnhubSearch } }
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
@@ -86,11 +91,15 @@ final class ReplayProvider: Sendable {
     private func finnhubQuote(_ req: Request) -> String {
         switch req.query[String.self, at: "symbol"] {
         case "AAPL": return #"{"c":267.305,"d":2.305,"dp":0.8698,"h":268.875,"l":263.02,"o":265.1,"pc":265,"t":1772488807}"#
+        // Sunday 1 March 2026, 03:00:05 UTC: coins trade at any hour.
+        case "COINBASE:BTC-USD": return #"{"c":65123.75,"d":-310.5,"dp":-0.4745,"h":65900.1,"l":64870,"o":65434.25,"pc":65434.25,"t":1772334005}"#
         default: return #"{"c":0,"d":null,"dp":null,"h":0,"l":0,"o":0,"pc":0,"t":0}"#
         }
     }
 
     static let finnhubCandles = #"{"c":[261.25,265],"h":[262,266],"l":[259.5,261],"o":[260.1,261.3],"s":"ok","t":[1772064000,1772150400],"v":[40000000,45000000]}"#
+    /// A coin's daily candles: Friday 27 February to Sunday 1 March 2026, every day (UTC).
+    static let finnhubCryptoCandles = #"{"c":[64010.5,65434.25,65123.75],"h":[64500,65800,65900.1],"l":[63000,63900,64870],"o":[63500,64010.5,65434.25],"s":"ok","t":[1772150400,1772236800,1772323200],"v":[1520.5,980.25,410.75]}"#
     static let finnhubProfile = #"{"country":"US","currency":"USD","exchange":"NASDAQ NMS - GLOBAL MARKET","finnhubIndustry":"Technology","ipo":"1980-12-12","logo":"https://static.finnhub.io/logo/87cb30d8-80df-11ea-8951-00000000092a.png","marketCapitalization":3900000,"name":"Apple Inc","phone":"14089961010","shareOutstanding":14840,"ticker":"AAPL","weburl":"https://www.apple.com/"}"#
     static let finnhubSearch = #"{"count":2,"result":[{"description":"APPLE INC","displaySymbol":"AAPL","symbol":"AAPL","type":"Common Stock"},{"description":"APPLE HOSPITALITY REIT INC","displaySymbol":"APLE","symbol":"APLE","type":"Common Stock"}]}"#
 }
@@ -142,6 +151,26 @@ struct ProviderTests {
             let profile = try #require(try await finnhub.profile(aapl))
             #expect(profile.name == "Apple Inc" && profile.logoURL?.hasPrefix("https://static.finnhub.io/logo/") == true)
             #expect(try await finnhub.search("apple").map(\.symbol.rawValue) == ["AAPL", "APLE"])
+        }
+    }
+
+    /// Finnhub's coins: `BTC-USD` is asked as `COINBASE:BTC-USD`, its quote at three on a Sunday
+    /// morning, its daily candles every calendar day from the crypto candles; no profile.
+    @Test func finnhubCoinsAreAskedOnTheCryptoExchange() async throws {
+        try await withReplay { replay in
+            let finnhub = FinnhubProvider(key: ReplayProvider.finnhubKey, baseURL: replay.baseURL)
+            let btc = Symbol("BTC-USD")!, eth = Symbol("ETH-USD")!
+            #expect(finnhub.finnhubSymbol(btc) == "COINBASE:BTC-USD" && finnhub.finnhubSymbol(Symbol("BRK-B")!) == "BRK-B")
+            let quotes = try await finnhub.quotes([btc, eth])
+            #expect(quotes.keys.sorted() == [btc], "a coin Finnhub does not know is left out")
+            #expect(quotes[btc]?.price == Price(parsing: "65123.75") && quotes[btc]?.previousClose == Price(parsing: "65434.25"))
+            #expect(quotes[btc]?.asOf == SessionDate(year: 2026, month: 3, day: 1).date.addingTimeInterval(3 * 3_600 + 5))
+            let bars = try await finnhub.dailyBars(btc, from: SessionDate(year: 2026, month: 2, day: 27), through: SessionDate(year: 2026, month: 3, day: 1))
+            #expect(bars.map(\.date.description) == ["2026-02-27", "2026-02-28", "2026-03-01"], "a Saturday and a Sunday too")
+            #expect(bars[2].close == Price(parsing: "65123.75") && bars[0].volume == 1_521 && replay.count("finnhub-crypto-candle") == 1)
+            #expect(replay.count("finnhub-candle") == 0, "never the stock candles")
+            #expect(try await finnhub.dailyBars(eth, from: SessionDate(year: 2026, month: 2, day: 27), through: SessionDate(year: 2026, month: 3, day: 1)).isEmpty)
+            #expect(try await finnhub.profile(btc) == nil && replay.count("finnhub-profile") == 0)
         }
     }
 

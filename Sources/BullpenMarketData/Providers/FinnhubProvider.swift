@@ -7,6 +7,9 @@ import NIOCore
 /// `/api/v1/quote?symbol=` (`c`, `d`, `dp`, `h`, `l`, `o`, `pc`, `t`),
 /// `/api/v1/stock/candle?symbol=&resolution=D&from=&to=` (`s`, `t`, `o`, `h`, `l`, `c`, `v`),
 /// `/api/v1/search?q=`, `/api/v1/stock/profile2?symbol=` (`name`, `exchange`, `logo`, `finnhubIndustry`, ...).
+/// Coins priced in dollars (`BTC-USD`) are asked on a crypto exchange in Finnhub's form
+/// (`COINBASE:BTC-USD`): their quotes from `/api/v1/quote`, their daily candles (UTC days) from
+/// `/api/v1/crypto/candle`; Finnhub has no profile for them (the pack lists them).
 public struct FinnhubProvider: QuoteProvider {
     public let name = "finnhub"
     public let delayed = false
@@ -14,10 +17,19 @@ public struct FinnhubProvider: QuoteProvider {
     public let requestsPerMinute = 60
     let http: ProviderHTTP
     let key: String
+    /// The crypto exchange coins are asked on, as Finnhub names it.
+    let cryptoExchange: String
 
-    public init(key: String, client: HTTPClient = .shared, baseURL: String = "https://finnhub.io", timeout: TimeAmount = .seconds(10)) {
+    public init(key: String, client: HTTPClient = .shared, baseURL: String = "https://finnhub.io", timeout: TimeAmount = .seconds(10),
+                cryptoExchange: String = "COINBASE") {
         self.key = key
+        self.cryptoExchange = cryptoExchange
         http = ProviderHTTP(client: client, baseURL: baseURL, timeout: timeout)
+    }
+
+    /// `symbol` as Finnhub asks it: a stock as it is, a coin on the crypto exchange (`COINBASE:BTC-USD`).
+    func finnhubSymbol(_ symbol: Symbol) -> String {
+        symbol.isDollarPair ? "\(cryptoExchange):\(symbol.rawValue)" : symbol.rawValue
     }
 
     struct QuoteBody: Decodable { var c: Double?; var pc: Double?; var t: Int64?; var h: Double?; var l: Double?; var o: Double? }
@@ -48,7 +60,7 @@ public struct FinnhubProvider: QuoteProvider {
     public func quotes(_ symbols: [Symbol]) async throws -> [Symbol: Quote] {
         var result: [Symbol: Quote] = [:]
         for symbol in symbols {
-            let body = try decode(QuoteBody.self, try await http.get(path("/api/v1/quote", [("symbol", symbol.rawValue)])))
+            let body = try decode(QuoteBody.self, try await http.get(path("/api/v1/quote", [("symbol", finnhubSymbol(symbol))])))
             // Unknown symbols come back as zeros.
             guard let c = body.c, c > 0, let price = Price(decimal: c) else { continue }
             result[symbol] = Quote(price: price, previousClose: body.pc.flatMap { $0 > 0 ? Price(decimal: $0) : nil },
@@ -59,8 +71,9 @@ public struct FinnhubProvider: QuoteProvider {
 
     public func dailyBars(_ symbol: Symbol, from start: SessionDate, through end: SessionDate) async throws -> [DailyBar] {
         let from = Int64(start.date.timeIntervalSince1970), to = Int64(end.adding(days: 1).date.timeIntervalSince1970)
-        let body = try decode(CandleBody.self, try await http.get(path("/api/v1/stock/candle", [
-            ("symbol", symbol.rawValue), ("resolution", "D"), ("from", String(from)), ("to", String(to)),
+        let candles = symbol.isDollarPair ? "/api/v1/crypto/candle" : "/api/v1/stock/candle"
+        let body = try decode(CandleBody.self, try await http.get(path(candles, [
+            ("symbol", finnhubSymbol(symbol)), ("resolution", "D"), ("from", String(from)), ("to", String(to)),
         ])))
         guard body.s == "ok" else {
             if body.s == "no_data" { return [] }
@@ -78,6 +91,7 @@ public struct FinnhubProvider: QuoteProvider {
     }
 
     public func profile(_ symbol: Symbol) async throws -> AssetInfo? {
+        guard !symbol.isDollarPair else { return nil }
         let body = try decode(ProfileBody.self, try await http.get(path("/api/v1/stock/profile2", [("symbol", symbol.rawValue)])))
         guard let name = body.name, !name.isEmpty else { return nil }
         return AssetInfo(symbol: symbol, name: name, sector: nil, industry: body.finnhubIndustry, exchange: body.exchange,

@@ -21,7 +21,7 @@ public struct StooqProvider: QuoteProvider {
     /// `BRK-B` → `brk-b.us`; a coin priced in dollars, `BTC-USD` → `btc.v` (Stooq's cryptocurrencies).
     static func stooqSymbol(_ symbol: Symbol) -> String {
         let lower = symbol.rawValue.lowercased()
-        return lower.hasSuffix("-usd") ? String(lower.dropLast(4)) + ".v" : lower + ".us"
+        return symbol.isDollarPair ? String(lower.dropLast(4)) + ".v" : lower + ".us"
     }
 
     /// Stooq's ticker as a symbol: `AAPL.US` → AAPL, `BTC.V` → BTC-USD.

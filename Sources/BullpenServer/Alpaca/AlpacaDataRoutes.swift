@@ -42,7 +42,7 @@ struct AlpacaDataRoutes: RouteCollection {
         guard let loc = req.parameters.get("loc"), ["us", "us-1", "eu-1"].contains(loc) else {
             throw APIError.validation("The crypto location must be us, us-1 or eu-1.")
         }
-        return try AlpacaQuery.symbols(req, required: true)!.filter(AlpacaMapping.isCoinPair)
+        return try AlpacaQuery.symbols(req, required: true)!.filter(\.isDollarPair)
     }
 
     @Sendable func cryptoBars(req: Request) async throws -> Response {
@@ -176,7 +176,7 @@ struct AlpacaDataRoutes: RouteCollection {
             guard let quote = quotes[symbol], let session = quote.session else { continue }
             let recent = try await source.dailyBars(symbol, from: session.adding(days: -14), through: session, asOf: clock)
             // A daily close is stamped at its session's close (a coin's at the end of its UTC day); a live tick at its time.
-            let close = AlpacaMapping.isCoinPair(symbol) ? session.date.addingTimeInterval(86_399)
+            let close = symbol.isDollarPair ? session.date.addingTimeInterval(86_399)
                 : TradingCalendar().sessionBounds(on: session)?.close ?? Self.stamp(session)
             let stamp = quote.asOf.flatMap { $0 == session.date ? nil : $0 } ?? close
             let price = Self.number(quote.price, symbol)
@@ -253,7 +253,7 @@ struct AlpacaDataRoutes: RouteCollection {
 
     /// A bar of `symbol`'s is stamped at the start of its day: a coin's UTC day, a stock's New York one.
     static func stamp(_ date: SessionDate, of symbol: Symbol) -> Date {
-        AlpacaMapping.isCoinPair(symbol) ? date.date : stamp(date)
+        symbol.isDollarPair ? date.date : stamp(date)
     }
 
     static func number(_ price: Price, _ symbol: Symbol) -> Decimal {

@@ -26,17 +26,11 @@ enum AlpacaMapping {
         "BP" + id.description.replacingOccurrences(of: "-", with: "").prefix(10).uppercased()
     }
 
-    /// Whether `symbol` is a coin's pair against the dollar (`BTC-USD`, Alpaca's `BTC/USD`): coins
-    /// are named so in the pack, the importer and the demo exchange.
-    static func isCoinPair(_ symbol: Symbol) -> Bool {
-        symbol.option == nil && symbol.rawValue.count > 4 && symbol.rawValue.hasSuffix("-USD")
-    }
-
     /// A symbol as Alpaca writes it: a class share with a dot (`BRK.B`, the pack's `BRK-B`), a
     /// coin's pair with a slash (`BTC/USD`, the pack's `BTC-USD`), an option without the OCC padding.
     static func alpacaSymbol(_ symbol: Symbol) -> String {
         if symbol.option != nil { return symbol.rawValue.replacingOccurrences(of: " ", with: "") }
-        if isCoinPair(symbol) { return symbol.rawValue.dropLast(4) + "/USD" }
+        if symbol.isDollarPair { return symbol.rawValue.dropLast(4) + "/USD" }
         return symbol.rawValue.replacingOccurrences(of: "-", with: ".")
     }
 
@@ -78,11 +72,11 @@ enum AlpacaMapping {
     }
 
     static func assetClass(_ symbol: Symbol) -> String {
-        symbol.option != nil ? "us_option" : isCoinPair(symbol) ? "crypto" : "us_equity"
+        symbol.option != nil ? "us_option" : symbol.isDollarPair ? "crypto" : "us_equity"
     }
 
     /// Alpaca's exchange of `symbol`: `CRYPTO` for a coin, else as ``exchange(_:)``.
-    static func exchange(_ name: String?, of symbol: Symbol) -> String { isCoinPair(symbol) ? "CRYPTO" : exchange(name) }
+    static func exchange(_ name: String?, of symbol: Symbol) -> String { symbol.isDollarPair ? "CRYPTO" : exchange(name) }
 
     /// Alpaca's exchange names; others (the demo exchange) are written as "".
     static func exchange(_ name: String?) -> String {
