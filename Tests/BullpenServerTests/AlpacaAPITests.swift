@@ -49,6 +49,13 @@ struct AlpacaAPITests {
         (.GET, "/alpaca/data/v2/stocks/MSFT/quotes", nil, false),
         (.GET, "/alpaca/data/v2/stocks/MSFT/trades", nil, false),
         (.GET, "/alpaca/data/v1beta3/crypto/{X}", nil, false),
+        (.GET, "/alpaca/data/v1beta3/crypto/{L}/bars?symbols=BTC/USD&timeframe=1Day", nil, false),
+        (.GET, "/alpaca/data/v1beta3/crypto/{L}/latest/bars?symbols=BTC/USD", nil, false),
+        (.GET, "/alpaca/data/v1beta3/crypto/{L}/latest/quotes?symbols=BTC/USD", nil, false),
+        (.GET, "/alpaca/data/v1beta3/crypto/{L}/latest/trades?symbols=BTC/USD", nil, false),
+        (.GET, "/alpaca/data/v1beta3/crypto/{L}/snapshots?symbols=BTC/USD", nil, false),
+        (.GET, "/alpaca/v2/positions/{B}/{Q}", nil, false),
+        (.GET, "/alpaca/v2/assets/{B}/{Q}", nil, false),
         (.GET, "/alpaca/data/v1beta1/options/{X}", nil, false),
         // Changes: a trading key only.
         (.POST, "/alpaca/v2/orders", #"{"symbol":"MSFT","qty":1,"side":"buy","type":"market","time_in_force":"day"}"#, true),
@@ -56,6 +63,7 @@ struct AlpacaAPITests {
         (.DELETE, "/alpaca/v2/orders/{O}", nil, true),
         (.DELETE, "/alpaca/v2/orders", nil, true),
         (.DELETE, "/alpaca/v2/positions/MSFT", nil, true),
+        (.DELETE, "/alpaca/v2/positions/{B}/{Q}", nil, true),
         (.DELETE, "/alpaca/v2/positions", nil, true),
         (.POST, "/alpaca/v2/watchlists", #"{"name":"Bots","symbols":["MSFT"]}"#, true),
         (.PUT, "/alpaca/v2/watchlists/{W}", #"{"name":"Renamed"}"#, true),
@@ -182,7 +190,8 @@ struct AlpacaAPITests {
                 .decode(WatchlistDTO.self)
             func concrete(_ path: String) -> String {
                 path.replacingOccurrences(of: "{O}", with: order).replacingOccurrences(of: "{W}", with: list.id)
-                    .replacingOccurrences(of: "{X}", with: "us/bars").replacingOccurrences(of: "{T}", with: "FILL")
+                    .replacingOccurrences(of: "{X}", with: "us/latest/orderbooks").replacingOccurrences(of: "{T}", with: "FILL")
+                    .replacingOccurrences(of: "{L}", with: "us").replacingOccurrences(of: "{B}", with: "BTC").replacingOccurrences(of: "{Q}", with: "USD")
             }
             for route in Self.routes {
                 let anonymous = try await server.send(route.method, concrete(route.path), body: route.body)
@@ -282,7 +291,8 @@ struct AlpacaAPITests {
                 (#"{"symbol":"MSFT","qty":1,"notional":250,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "validation_failed"),
                 (#"{"symbol":"MSFT","qty":0.000000001,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "validation_failed"),
                 (#"{"symbol":"MSFT","qty":1,"side":"buy","type":"limit","limit_price":100,"time_in_force":"gtc","order_class":"bracket","take_profit":{"limit_price":110},"stop_loss":{"stop_price":90}}"#, 422, 42210000, "not_supported"),
-                (#"{"symbol":"BTC/USD","qty":1,"side":"buy","type":"market","time_in_force":"gtc"}"#, 422, 42210000, "not_supported"),
+                // The pack has no coins: a pair it does not list is an unknown symbol.
+                (#"{"symbol":"BTC/USD","qty":1,"side":"buy","type":"market","time_in_force":"gtc"}"#, 422, 40010001, "unknown_symbol"),
                 (#"{"symbol":"MSFT","qty":1,"side":"buy","type":"market","time_in_force":"day","extended_hours":true}"#, 422, 42210000, "not_supported"),
                 (#"{"symbol":"ZZZZ","qty":1,"side":"buy","type":"market","time_in_force":"day"}"#, 422, 40010001, "unknown_symbol"),
                 (#"{"symbol":"MSFT","qty":1,"side":"buy","type":"market","time_in_force":"day","client_order_id":"first"}"#, 422, 42210000, "duplicate_client_order_id"),
@@ -376,8 +386,11 @@ struct AlpacaAPITests {
             #expect(bad.status == 422 && Self.alpacaError(bad)?.bullpen == "invalid_cursor")
             let minutes = try await server.send(.GET, "/alpaca/data/v2/stocks/bars?symbols=MSFT&timeframe=5Min", headers: key.headers)
             #expect(minutes.status == 422 && Self.alpacaError(minutes)?.bullpen == "not_supported")
-            let crypto = try await server.send(.GET, "/alpaca/data/v1beta3/crypto/us/bars?symbols=BTC/USD", headers: key.headers)
-            #expect(crypto.status == 422 && Self.alpacaError(crypto)?.bullpen == "not_supported")
+            // Coins' bars: none for a pair the pack does not list; order books are not offered.
+            let crypto = try await server.send(.GET, "/alpaca/data/v1beta3/crypto/us/bars?symbols=BTC/USD&timeframe=1Day", headers: key.headers)
+            #expect(crypto.status == 200 && crypto.text == #"{"bars":{},"next_page_token":null}"#, "\(crypto.text)")
+            let books = try await server.send(.GET, "/alpaca/data/v1beta3/crypto/us/latest/orderbooks?symbols=BTC/USD", headers: key.headers)
+            #expect(books.status == 422 && Self.alpacaError(books)?.bullpen == "not_supported")
         }
     }
 }

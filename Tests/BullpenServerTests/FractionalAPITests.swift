@@ -220,6 +220,9 @@ struct CryptoAPITests {
             // Saturday: shares wait for the exchange, coins trade.
             let atMarket = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"VTSW","side":"buy","quantity":1}"#)
             #expect(atMarket.status == 409 && atMarket.errorCode == "market_closed" && atMarket.text.contains("Monday 2020-03-16"), "\(atMarket.text)")
+            let preview = try await server.send(.POST, "\(orders)/preview", token: player.accessToken,
+                                                body: #"{"symbol":"VTSW","side":"buy","quantity":1,"type":"limit","limitPrice":"10000"}"#)
+            #expect(preview.status == 200 && preview.text.contains("the order waits for the session of Monday 2020-03-16"), "\(preview.text)")
             let stockLimit = try await server.send(.POST, orders, token: player.accessToken,
                                                    body: #"{"symbol":"VTSW","side":"buy","quantity":1,"type":"limit","limitPrice":"10000"}"#)
             try #require(stockLimit.status == 201, "\(stockLimit.text)")

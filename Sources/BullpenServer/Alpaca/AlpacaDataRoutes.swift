@@ -38,7 +38,8 @@ struct AlpacaDataRoutes: RouteCollection {
 
     /// The `?symbols=` of a crypto route that are coins' pairs (others have no data there), after
     /// checking its `{loc}`.
-    private func coins(_ req: Request) throws -> [Symbol] {
+    private func coins(_ req: Request) async throws -> [Symbol] {
+        _ = try await req.keyCaller()   // the key first: no answer about the request to a caller without one
         guard let loc = req.parameters.get("loc"), ["us", "us-1", "eu-1"].contains(loc) else {
             throw APIError.validation("The crypto location must be us, us-1 or eu-1.")
         }
@@ -46,25 +47,25 @@ struct AlpacaDataRoutes: RouteCollection {
     }
 
     @Sendable func cryptoBars(req: Request) async throws -> Response {
-        let page = try await barPage(req, symbols: try coins(req), crypto: true)
+        let page = try await barPage(req, symbols: try await coins(req), crypto: true)
         return try alpacaJSON(BarsAnswer(bars: page.bars, nextPageToken: page.next), plain: true)
     }
 
     @Sendable func cryptoLatestBars(req: Request) async throws -> Response {
-        try alpacaJSON(["bars": try await latest(req, try coins(req)).compactMapValues(\.dailyBar)], plain: true)
+        try alpacaJSON(["bars": try await latest(req, try await coins(req)).compactMapValues(\.dailyBar)], plain: true)
     }
 
     @Sendable func cryptoLatestQuotes(req: Request) async throws -> Response {
-        try alpacaJSON(["quotes": try await latest(req, try coins(req)).compactMapValues(\.latestQuote)], plain: true)
+        try alpacaJSON(["quotes": try await latest(req, try await coins(req)).compactMapValues(\.latestQuote)], plain: true)
     }
 
     @Sendable func cryptoLatestTrades(req: Request) async throws -> Response {
-        try alpacaJSON(["trades": try await latest(req, try coins(req)).compactMapValues(\.latestTrade)], plain: true)
+        try alpacaJSON(["trades": try await latest(req, try await coins(req)).compactMapValues(\.latestTrade)], plain: true)
     }
 
     /// Unlike stocks' snapshots, coins' come under the key `snapshots`, as Alpaca answers.
     @Sendable func cryptoSnapshots(req: Request) async throws -> Response {
-        try alpacaJSON(["snapshots": try await latest(req, try coins(req))], plain: true)
+        try alpacaJSON(["snapshots": try await latest(req, try await coins(req))], plain: true)
     }
 
     // MARK: Bars

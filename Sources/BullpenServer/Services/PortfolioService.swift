@@ -146,11 +146,18 @@ struct PortfolioService: Sendable {
         }
         // A replay whose clock counts every day (it holds coins) may stand on a day the exchange is
         // closed: coins trade then, shares and options wait for the next session.
-        if case .replay(let date) = portfolio.clock, priced.request.assetClass != .crypto, request.terms.fillsAtOnce {
-            let day = SessionDate(date), calendar = TradingCalendar()
-            if !calendar.isTradingDay(day) { throw OrderRejection.exchangeClosed(on: day, opens: calendar.nextTradingDay(after: day)) }
+        if request.terms.fillsAtOnce, let closed = Self.exchangeClosed(priced) {
+            throw OrderRejection.exchangeClosed(on: closed.day, opens: closed.opens)
         }
         return priced
+    }
+
+    /// The replay day `priced` stands on when the exchange is closed then and it is not a coin's
+    /// order, with the next session; nil otherwise.
+    static func exchangeClosed(_ priced: PricedOrder) -> (day: SessionDate, opens: SessionDate)? {
+        guard case .replay(let date) = priced.clock, priced.request.assetClass != .crypto else { return nil }
+        let day = SessionDate(date), calendar = TradingCalendar()
+        return calendar.isTradingDay(day) ? nil : (day, calendar.nextTradingDay(after: day))
     }
 
     /// Whether a working order on `priced`'s terms would fill at once at its price.
@@ -286,12 +293,19 @@ struct PortfolioService: Sendable {
         if case .live = state.portfolio.clock, request.terms.timeInForce == .opg || request.terms.timeInForce == .cls {
             preview.problems.append(.orderTypeNotAvailable("At-the-open and at-the-close orders are for replay portfolios."))
         }
+        if priced.request.assetClass == .crypto, request.terms.timeInForce == .opg || request.terms.timeInForce == .cls {
+            preview.problems.append(.orderTypeNotAvailable("A coin trades around the clock: it has no opening or closing auction to fill at."))
+        }
         let now = "The price now is \(priced.price.dollars)"
-        priced.note = wouldFillNow(priced)
-            ? "\(now): this order would fill at once, at that price."
-            : request.side == .buy
-                ? "\(now). Until it fills or ends, the order holds \(preview.total.dollars) of your cash (\(hold.dollars) a share with the commission), so nothing else can spend it."
-                : "\(now). Until it fills or ends, the order holds your \(priced.request.quantity) share\(priced.request.quantity == 1 ? "" : "s"), so no other order can sell them."
+        if let closed = Self.exchangeClosed(priced) {
+            priced.note = "\(now), the last close: the exchange is closed on \(closed.day.weekdayName) \(closed.day), so the order waits for the session of \(closed.opens.weekdayName) \(closed.opens)."
+        } else {
+            priced.note = wouldFillNow(priced)
+                ? "\(now): this order would fill at once, at that price."
+                : request.side == .buy
+                    ? "\(now). Until it fills or ends, the order holds \(preview.total.dollars) of your cash (\(hold.dollars) a share with the commission), so nothing else can spend it."
+                    : "\(now). Until it fills or ends, the order holds your \(priced.request.quantity) share\(priced.request.quantity == 1 ? "" : "s"), so no other order can sell them."
+        }
         return (preview, priced)
     }
 

@@ -66,10 +66,10 @@ struct Replay: AsyncParsableCommand {
     }
 
     struct Forward: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "advance", abstract: "Move a replay forward by trading days (your newest replay unless --portfolio).")
+        static let configuration = CommandConfiguration(commandName: "advance", abstract: "Move a replay forward by trading days, or calendar days while it holds coins (your newest replay unless --portfolio).")
         @OptionGroup var options: ClientOptions
         @OptionGroup var output: OutputOptions
-        @Argument(help: "Trading days (1 to 2520).") var days: Int
+        @Argument(help: "Trading days, or calendar days for a replay holding coins (1 to 2520).") var days: Int
         @Option(help: "The replay's name or id.") var portfolio: String?
 
         static let step = 21   // a month of sessions a request, so that long advances show progress
@@ -96,7 +96,11 @@ struct Replay: AsyncParsableCommand {
                 guard let first = steps.first, let last = steps.last else { return }
                 if output.json { return try printJSON(steps.count == 1 ? [last] : steps) }
                 let change = last.equityAfter - first.equityBefore
-                print("\(replay.name): \(first.from) → \(last.to), \(moved) trading day\(moved == 1 ? "" : "s"). Equity "
+                // A replay holding coins counts every calendar day (the server says which, step by step).
+                let plural = moved == 1 ? "" : "s"
+                let unit = steps.allSatisfy(\.countsEveryDay) ? "day\(plural)"
+                    : steps.contains(where: \.countsEveryDay) ? "day\(plural) (trading and calendar)" : "trading day\(plural)"
+                print("\(replay.name): \(first.from) → \(last.to), \(moved) \(unit). Equity "
                     + "\(Format.money(first.equityBefore)) → \(Format.money(last.equityAfter)) "
                     + Terminal.signed("(\(Format.signedMoney(change)))", change))
                 if last.endOfData { print("The data ends here: `bullpen portfolio \"\(replay.name)\"` for the result.") }
