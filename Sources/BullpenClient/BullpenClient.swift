@@ -184,13 +184,15 @@ public final class BullpenClient: Sendable {
         }
     }
 
-    /// Moves a replay's clock forward by trading days (1 to 252).
+    /// Moves a replay's clock forward by trading days (1 to 252), or by calendar days (1 to 366)
+    /// while it holds coins (``Advance/countsEveryDay``).
     public func advance(_ portfolioID: String, days: Int) async throws -> Advance {
         try await requireSession()
         return try await bullpenCall { try Advance(try await api.advanceReplay(path: .init(id: portfolioID), body: .json(.init(days: days))).ok.body.json) }
     }
 
-    /// Moves a replay's clock forward to a date (YYYY-MM-DD, at most 252 trading days ahead).
+    /// Moves a replay's clock forward to a date (YYYY-MM-DD, at most 252 trading days ahead, or 366
+    /// calendar days while it holds coins).
     public func advance(_ portfolioID: String, to date: String) async throws -> Advance {
         try await requireSession()
         return try await bullpenCall { try Advance(try await api.advanceReplay(path: .init(id: portfolioID), body: .json(.init(to: date))).ok.body.json) }

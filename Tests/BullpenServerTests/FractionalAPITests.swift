@@ -220,6 +220,10 @@ struct CryptoAPITests {
             // Saturday: shares wait for the exchange, coins trade.
             let atMarket = try await server.send(.POST, orders, token: player.accessToken, body: #"{"symbol":"VTSW","side":"buy","quantity":1}"#)
             #expect(atMarket.status == 409 && atMarket.errorCode == "market_closed" && atMarket.text.contains("Monday 2020-03-16"), "\(atMarket.text)")
+            // A bot's clock says so too: closed on Saturday, open again on Monday.
+            let key = try await AlpacaAPITests.makeKey(server, player, portfolio: profile.id)
+            let clock = try await server.send(.GET, "/alpaca/v2/clock", headers: key.headers).json()
+            #expect(clock["is_open"] as? Bool == false && (clock["next_open"] as? String)?.hasPrefix("2020-03-16T09:30") == true, "\(clock)")
             let preview = try await server.send(.POST, "\(orders)/preview", token: player.accessToken,
                                                 body: #"{"symbol":"VTSW","side":"buy","quantity":1,"type":"limit","limitPrice":"10000"}"#)
             #expect(preview.status == 200 && preview.text.contains("the order waits for the session of Monday 2020-03-16"), "\(preview.text)")
@@ -243,7 +247,9 @@ struct CryptoAPITests {
             let toMonday = try weekend.decode(AdvanceDTO.self)
             #expect(toMonday.days == 2 && toMonday.dayCount == "calendar" && toMonday.message.contains("2 fills"), "\(toMonday)")
             let coinFill = try await server.send(.GET, "\(orders)/\(waitingCoin.id)", token: player.accessToken).decode(OrderDTO.self)
-            #expect(coinFill.status == "filled" && coinFill.fillPrice.flatMap(Price.init(parsing:)).map { $0 <= limitPrice } == true, "\(coinFill)")
+            // Filled by Saturday's UTC bar, walked on Sunday: at its open when it opened under the limit, else at the limit.
+            let expected = saturday.open <= limitPrice ? saturday.open : limitPrice
+            #expect(coinFill.status == "filled" && coinFill.fillPrice == expected.decimalString, "\(coinFill) \(saturday)")
             let stockFill = try await server.send(.GET, "\(orders)/\(waitingStock.id)", token: player.accessToken).decode(OrderDTO.self)
             let monday = try #require(try await demo.dailyBars(vtsw, from: SessionDate(iso: "2020-03-16"), through: SessionDate(iso: "2020-03-16"), asOf: .live).first)
             #expect(stockFill.status == "filled" && stockFill.fillPrice == monday.open.decimalString, "Monday's open: \(stockFill)")
@@ -319,6 +325,16 @@ struct CryptoAPITests {
             #expect(coin.status == 201, "\(coin.text)")
             let stock = try await server.send(.POST, portfolio, token: owner.accessToken, body: #"{"symbol":"VTSW","side":"buy","quantity":1}"#)
             #expect(stock.status == 409 && stock.errorCode == "market_closed", "\(stock.status) \(stock.text)")
+            // A replay league's clock moves on sessions, so a coin's order there must fill at once.
+            let replay = try await server.send(.POST, "/api/v1/leagues", token: owner.accessToken, body: #"""
+                {"name":"Then","visibility":"public","clock":{"mode":"replay","start":"2020-03","advance":"manual"}}
+                """#).decode(LeagueDTO.self)
+            let then = "/api/v1/portfolios/\(replay.myPortfolioId!)/orders"
+            let resting = try await server.send(.POST, then, token: owner.accessToken,
+                                                body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.5,"type":"limit","limitPrice":"1.00"}"#)
+            #expect(resting.status == 422 && resting.errorCode == "order_type_not_available" && resting.text.contains("sessions"), "\(resting.text)")
+            let atOnce = try await server.send(.POST, then, token: owner.accessToken, body: #"{"symbol":"BPC-USD","side":"buy","quantity":0.5}"#)
+            #expect(atOnce.status == 201, "\(atOnce.text)")
         }
     }
 }

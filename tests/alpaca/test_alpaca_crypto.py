@@ -47,6 +47,7 @@ def test_a_bot_buys_a_coin_by_notional_and_closes_half(bot):
     stocks = t.get_all_assets(GetAssetsRequest(asset_class=AssetClass.US_EQUITY))
     assert stocks and not {a.symbol for a in stocks} & COINS
     assert t.get_asset("BPC/USD").symbol == "BPC/USD" and t.get_asset("BPCUSD").name == "Bullpen Coin"
+    assert t.get_account().crypto_status.value == "ACTIVE"
 
     order = t.submit_order(MarketOrderRequest(symbol="BPC/USD", notional=25, side="buy", time_in_force="gtc"))
     assert order.symbol == "BPC/USD" and order.asset_class == AssetClass.CRYPTO, order
@@ -74,7 +75,10 @@ def test_a_bot_buys_a_coin_by_notional_and_closes_half(bot):
     assert Decimal(closing.qty) == half and closing.side.value == "sell", closing
     assert t.get_order_by_id(closing.id).status.value == "filled"
     assert Decimal(t.get_open_position("BPC/USD").qty) == qty - half
-    assert len(t.get_orders(GetOrdersRequest(status="all"))) == 3
+    # Alpaca's older form without the slash names the same pair.
+    older = t.submit_order(MarketOrderRequest(symbol="HOPUSD", qty=1.5, side="buy", time_in_force="gtc"))
+    assert older.symbol == "HOP/USD" and Decimal(t.get_open_position("HOP/USD").qty) == Decimal("1.5"), older
+    assert len(t.get_orders(GetOrdersRequest(status="all"))) == 4
     assert bot.books() == []
 
 
@@ -93,7 +97,8 @@ def test_coins_daily_bars_quotes_and_snapshots(bot):
     for bar in bars["BPC/USD"][:-1]:   # settled days: the native API's closes, to the cent
         assert Decimal(str(bar.close)) == closes[bar.timestamp.date().isoformat()], bar
 
-    quotes = client.get_crypto_latest_quote(CryptoLatestQuoteRequest(symbol_or_symbols=["EMBR/USD"]))
+    quotes = client.get_crypto_latest_quote(CryptoLatestQuoteRequest(symbol_or_symbols=["EMBR/USD", "QRMUSD"]))
+    assert set(quotes) == {"EMBR/USD", "QRM/USD"}, quotes
     quote = quotes["EMBR/USD"]
     assert quote.ask_price == quote.bid_price > 0
     snapshots = client.get_crypto_snapshot(CryptoSnapshotRequest(symbol_or_symbols=["EMBR/USD", "QRM/USD"]))

@@ -43,7 +43,8 @@ struct AlpacaDataRoutes: RouteCollection {
         guard let loc = req.parameters.get("loc"), ["us", "us-1", "eu-1"].contains(loc) else {
             throw APIError.validation("The crypto location must be us, us-1 or eu-1.")
         }
-        return try AlpacaQuery.symbols(req, required: true)!.filter(\.isDollarPair)
+        // `BTCUSD` is the pair `BTC-USD` here: these routes answer for coins only.
+        return try AlpacaQuery.symbols(req, required: true)!.compactMap { $0.isDollarPair ? $0 : AlpacaMapping.compactPair($0) }
     }
 
     @Sendable func cryptoBars(req: Request) async throws -> Response {
@@ -96,8 +97,8 @@ struct AlpacaDataRoutes: RouteCollection {
             throw APIError.validation("adjustment must be raw, split, dividend or all.")
         }
         _ = try AlpacaQuery.day(req, "asof")
-        // A coin's last day is the clock's UTC day (the market data keep a replay's to the day before).
-        let clockDay = clock.date.map(SessionDate.init) ?? SessionDate(req.bullpen.time.now())
+        // A coin's last day: live, today's UTC day (under way); a replay's, the UTC day before its date.
+        let clockDay = clock.date.map { SessionDate($0).adding(days: -1) } ?? SessionDate(req.bullpen.time.now())
         guard let last = crypto ? clockDay : await source.sessionDate(asOf: clock) else { return ([:], nil) }
         let start = try AlpacaQuery.instant(req, "start") ?? (crypto ? last.date : TradingCalendar.instant(last, 0, 0))
         let end = try AlpacaQuery.instant(req, "end") ?? .distantFuture

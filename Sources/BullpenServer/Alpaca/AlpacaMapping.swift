@@ -43,6 +43,21 @@ enum AlpacaMapping {
     /// A symbol sent in Alpaca's form, or nil when it is not a symbol.
     static func symbol(_ text: String) -> Symbol? { Symbol(nativeSymbol(text)) }
 
+    /// The coin's pair `symbol` names without its separator (Alpaca's older `BTCUSD` for `BTC-USD`),
+    /// when it is not itself listed and the pair is a listed coin; nil otherwise.
+    static func listedCoin(_ symbol: Symbol, req: Request) async throws -> Symbol? {
+        guard let pair = compactPair(symbol), let source = req.bullpen.marketData,
+              try await source.asset(symbol) == nil, try await source.asset(pair)?.assetClass == .crypto else { return nil }
+        return pair
+    }
+
+    /// `BTCUSD` read as the pair `BTC-USD` (nil for a symbol that cannot be one).
+    static func compactPair(_ symbol: Symbol) -> Symbol? {
+        let text = symbol.rawValue
+        guard !symbol.isOption, !symbol.isDollarPair, text.count > 3, text.hasSuffix("USD"), !text.contains("-") else { return nil }
+        return Symbol(text.dropLast(3) + "-USD")
+    }
+
     /// The `{symbol}` of a path as sent: a coin's pair may come unescaped, in two parts (`BTC/USD`).
     static func pathText(_ req: Request) -> String {
         let symbol = req.parameters.get("symbol") ?? ""
@@ -246,13 +261,14 @@ enum AlpacaMapping {
     }
 
     /// Alpaca's clock: live, the exchange's; for a replay, its date a minute before the close
-    /// (orders placed now fill on that session, as the replay game fills them), the market open.
+    /// (orders placed now fill on that session, as the replay game fills them), the market open
+    /// unless the date is a day the exchange is closed (a replay holding coins counts every day).
     static func clockDTO(_ clock: PortfolioClock, now: Date) -> AlpacaClock {
         let calendar = tradingCalendar(clock)
         let instant: Date, isOpen: Bool
         if let date = clock.date {
             instant = marketInstant(SessionDate(date))
-            isOpen = true
+            isOpen = calendar.isTradingDay(SessionDate(date))
         } else {
             instant = now
             isOpen = calendar.isOpen(at: now)

@@ -61,7 +61,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         }
         let long = valuation.positions.filter { $0.marketValue.cents > 0 }.reduce(Money.zero) { $0 + $1.marketValue }
         let short = valuation.positions.filter { $0.marketValue.cents < 0 }.reduce(Money.zero) { $0 + $1.marketValue }
-        let dto = AlpacaAccount(
+        var dto = AlpacaAccount(
             id: portfolio.id.description, accountNumber: AlpacaMapping.accountNumber(portfolio.id),
             buyingPower: max(buyingPower, .zero).decimalString, cash: valuation.cash.decimalString,
             equity: valuation.equity.decimalString, lastEquity: (valuation.equity - valuation.dayChange).decimalString,
@@ -70,6 +70,7 @@ struct AlpacaTradingRoutes: RouteCollection {
             tradingBlocked: portfolio.closedAt != nil || portfolio.replay?.ended == true,
             shortingEnabled: portfolio.rules.margin != nil, createdAt: portfolio.createdAt, portfolioName: portfolio.name,
             replayDate: portfolio.clock.date.map { SessionDate($0).description })
+        dto.cryptoStatus = portfolio.rules.allowCrypto ? "ACTIVE" : "INACTIVE"
         return try alpacaJSON(dto)
     }
 
@@ -81,6 +82,7 @@ struct AlpacaTradingRoutes: RouteCollection {
         let native = try AlpacaMapping.placeRequest(body)
         try await req.bullpen.takeOrder(by: caller.user)
         var request = try OrderRoutes.orderRequest(native)
+        request.symbol = try await AlpacaMapping.listedCoin(request.symbol, req: req) ?? request.symbol
         // buy_to_close and sell_to_close only close: never past the position, into the other side.
         request.reduceOnly = body.positionIntent?.hasSuffix("_to_close") == true
         let outcome: BullpenStore.OrderOutcome

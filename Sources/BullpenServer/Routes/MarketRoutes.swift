@@ -74,7 +74,9 @@ struct MarketRoutes: RouteCollection {
             throw APIError(.invalidList, "assetClass must be us_equity (the exchange's session) or crypto (the coins' UTC day).")
         }
         guard let session = await source.sessionDate(asOf: clock) else {
-            return try jsonResponse(MoversDTO(list: list.rawValue, session: nil, assets: [], simulated: source.isSimulated))
+            var empty = MoversDTO(list: list.rawValue, session: nil, assets: [], simulated: source.isSimulated)
+            empty.assetClass = assetClass.rawValue
+            return try jsonResponse(empty)
         }
         let snapshots = try await Research.snapshots(source, asOf: clock).filter { $0.info.assetClass == assetClass }
         // A coin's day is the UTC day of its latest price (the day before a replay's date); a

@@ -168,8 +168,9 @@ struct PortfolioRoutes: RouteCollection {
         let valued = try await req.bullpen.portfolios.valued(id, owner: owner)
         var dto = PortfolioDTO(valued.state.portfolio, valuation: valued.valuation, marketData: req.bullpen.marketDataStatus,
                                book: valued.state.book)
+        // How its advance counts days (without market data, as sessions: nothing can advance then).
         if case .replay = valued.state.portfolio.clock {
-            let coins = try await req.bullpen.replay().coins(among: [valued.state])
+            let coins = (try? await req.bullpen.replay().coins(among: [valued.state])) ?? []
             dto.clock.dayCount = ReplayService.dayCount(valued.state, coins: coins) == .sessions ? "sessions" : "calendar"
         }
         return dto

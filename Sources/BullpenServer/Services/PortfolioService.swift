@@ -149,6 +149,13 @@ struct PortfolioService: Sendable {
         if request.terms.fillsAtOnce, let closed = Self.exchangeClosed(priced) {
             throw OrderRejection.exchangeClosed(on: closed.day, opens: closed.opens)
         }
+        // A replay league's shared clock moves on sessions, so its walk never sees a coin's
+        // weekend: there a coin's order must fill at once.
+        if case .replay = portfolio.clock, portfolio.leagueID != nil, priced.request.assetClass == .crypto,
+           !request.terms.fillsAtOnce, !wouldFillNow(priced) {
+            throw OrderRejection.orderTypeNotAvailable(
+                "A replay league's clock moves on the exchange's sessions: a coin's order there fills at once (a market order, or a limit the price reaches, \(priced.price.dollars) now).")
+        }
         return priced
     }
 
@@ -156,7 +163,8 @@ struct PortfolioService: Sendable {
     /// order, with the next session; nil otherwise.
     static func exchangeClosed(_ priced: PricedOrder) -> (day: SessionDate, opens: SessionDate)? {
         guard case .replay(let date) = priced.clock, priced.request.assetClass != .crypto else { return nil }
-        let day = SessionDate(date), calendar = TradingCalendar()
+        // The calendar as the replay knows it: no unscheduled closure after its date (Hurricane Sandy).
+        let day = SessionDate(date), calendar = TradingCalendar(closuresKnownThrough: day)
         return calendar.isTradingDay(day) ? nil : (day, calendar.nextTradingDay(after: day))
     }
 

@@ -88,7 +88,8 @@ async function loadMovers(live, portfolio) {
     ]);
     if (!live()) return;
     render(node, lists.map(moverCards));
-    if (coins.some((m) => m.assets.length > 0)) {
+    // A league that keeps to stocks has no use for coins' movers.
+    if (portfolio?.rules?.allowCrypto !== false && coins.some((m) => m.assets.length > 0)) {
       render(document.getElementById('coin-movers'), html`<section id="crypto-movers" aria-labelledby="crypto-movers-title">
         <h2 id="crypto-movers-title">Crypto · 24 hours</h2>
         <p class="small muted">Coins trade every day around the clock: their change is over the UTC day${isReplay(portfolio) ? ' before your replay\'s date' : ', since 00:00 UTC'}.</p>
