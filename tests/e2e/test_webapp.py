@@ -233,7 +233,8 @@ def test_every_main_screen_renders_and_is_captured(server, driver_factory, scree
             return [...document.querySelectorAll('input, select')].filter(e => e.type !== 'hidden'
               && !(e.labels && e.labels.length) && !e.getAttribute('aria-label')).map(e => e.id || e.outerHTML)""")
         assert unlabeled == [], f"{screen}: unlabeled controls {unlabeled}"
-        overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        # The window's client width leaves out its scrollbar (innerWidth counts it, and hid 15 px of overflow).
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{screen}: {overflow}px wider than the screen"
         name = screen.replace("/", "-")
         driver.save_screenshot(str(screenshots / f"{name}-{size[0]}x{size[1]}.png"))

@@ -177,8 +177,9 @@ export function formatDateTime(text) {
 }
 
 /** A chart's axis label: a position on a scale, not a figure from the server. */
-export function formatAxisMoney(value) {
+export function formatAxisMoney(value, step) {
   if (!Number.isFinite(value)) return '';
-  const digits = Math.abs(value) < 1 ? 4 : 2;
+  // Round ticks read round: whole dollars when the step between them is (a log axis passes the tick as its step).
+  const digits = step == null ? (Math.abs(value) < 1 ? 4 : 2) : Number.isInteger(step) ? 0 : Math.abs(step) >= 0.01 ? 2 : 4;
   return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }

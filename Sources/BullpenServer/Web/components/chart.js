@@ -2,7 +2,9 @@
 // break-even at the average cost, a zero line), vertical markers on a chart whose points carry
 // their own x values (a payoff's underlying prices), and a crosshair showing date and value on
 // hover, touch or the arrow keys. Values arrive as the API's decimal strings: the chart turns them into numbers only
-// to place points; the tooltip shows the string itself, formatted.
+// to place points; the tooltip shows the string itself, formatted. The value axis has round
+// ticks (1, 2, 2.5 or 5 times a power of ten, as $0, $250, $500), never below `floor` (a price
+// axis stops at $0); on a logarithmic scale, ticks at 1, 2 and 5 times the powers of ten.
 import { html, render } from '/html.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -16,6 +18,43 @@ function el(name, attributes = {}) {
 /** A point's position on the value axis; NaN when there is no value. */
 function position(text) { return text == null ? NaN : Number(text); }
 
+/** `value` rid of the float noise of repeated steps (0.30000000000000004 → 0.3). */
+const clean = (value) => Number(value.toPrecision(12));
+
+/**
+ * Round ticks covering [min, max], about `count` steps of 1, 2, 2.5 or 5 times a power of ten,
+ * the lowest not below `floor`: { ticks, step }. The axis runs from the first tick to the last.
+ */
+export function linearTicks(min, max, { floor = -Infinity, count = 4 } = {}) {
+  if (!(max > min)) { const pad = Math.abs(min) * 0.05 || 1; min -= pad; max += pad; }
+  const raw = (max - min) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = clean([1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw * 0.999));
+  const low = Math.max(Math.floor(clean(min / step)) * step, floor);
+  const high = Math.ceil(clean(max / step)) * step;
+  const ticks = [];
+  for (let i = 0; low + i * step <= high + step / 1e6; i += 1) ticks.push(clean(low + i * step));
+  return { ticks, step };
+}
+
+/**
+ * Ticks of a logarithmic axis over [min, max] (both above zero): the 1, 2, 5 × 10^k values, the
+ * axis running from the largest of them at or under `min` to the smallest at or over `max`; only
+ * the powers of ten (and the ends) when that would be more than 7.
+ */
+export function logTicks(min, max) {
+  const series = [];
+  for (let k = Math.floor(Math.log10(min)) - 1; k <= Math.ceil(Math.log10(max)) + 1; k += 1) {
+    for (const m of [1, 2, 5]) series.push(clean(m * 10 ** k));
+  }
+  const low = series.filter((v) => v <= min).pop() ?? min;
+  const high = series.find((v) => v >= max) ?? max;
+  let ticks = series.filter((v) => v >= low && v <= high);
+  const powerOfTen = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+  if (ticks.length > 7) ticks = ticks.filter((v, i) => i === 0 || i === ticks.length - 1 || powerOfTen(v));
+  return { ticks, low, high };
+}
+
 /**
  * Draws into `container`.
  * series: [{ points: [{ label, value, x }], color, dashed, name }] with `value` a decimal string or
@@ -26,7 +65,7 @@ function position(text) { return text == null ? NaN : Number(text); }
  * formatValue(text) → string for the tooltip; formatAxis(number) → string for the grid labels;
  * describe: text for screen readers.
  */
-export function lineChart(container, { series, reference = null, markers = [], formatValue, formatAxis, describe }) {
+export function lineChart(container, { series, reference = null, markers = [], formatValue, formatAxis, describe, floor = -Infinity, scale = 'linear' }) {
   container.replaceChildren();
   container.classList.add('chart');
   const points = series[0]?.points ?? [];
@@ -41,25 +80,34 @@ export function lineChart(container, { series, reference = null, markers = [], f
   const padLeft = 8, padRight = 72, padTop = 12, padBottom = 24;
   const values = series.flatMap((s) => s.points.map((p) => position(p.value))).filter(Number.isFinite);
   if (Number.isFinite(referenceAt)) values.push(referenceAt);
-  let min = Math.min(...values), max = Math.max(...values);
-  if (min === max) { min -= 1; max += 1; }
-  const span = max - min;
-  min -= span * 0.05; max += span * 0.05;
+  // The value axis: round ticks, the axis from the first to the last; logarithmic only over positive values.
+  const log = scale === 'log' && values.length > 0 && values.every((v) => v > 0);
+  let min, max, ticks, tickStep = null;
+  if (log) {
+    ({ ticks, low: min, high: max } = logTicks(Math.min(...values), Math.max(...values)));
+    if (!(max > min)) { min /= 2; max *= 2; ticks = [min, max]; }
+  } else {
+    ({ ticks, step: tickStep } = linearTicks(Math.min(...values), Math.max(...values), { floor }));
+    min = ticks[0]; max = ticks[ticks.length - 1];
+  }
   // The horizontal scale: the points' own x values when they all have one, else their order.
   const xs = points.map((p) => position(p.x));
   const scaled = points.length > 1 && xs.every(Number.isFinite) && xs[xs.length - 1] > xs[0];
   const plotWidth = width - padLeft - padRight;
   const xAt = (value) => padLeft + ((value - xs[0]) / (xs[xs.length - 1] - xs[0])) * plotWidth;
   const x = (i) => scaled ? xAt(xs[i]) : padLeft + (points.length === 1 ? plotWidth / 2 : (i / (points.length - 1)) * plotWidth);
-  const y = (v) => padTop + (1 - (v - min) / (max - min)) * (height - padTop - padBottom);
+  const plotHeight = height - padTop - padBottom;
+  const y = log
+    ? (v) => padTop + (1 - (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min))) * plotHeight
+    : (v) => padTop + (1 - (v - min) / (max - min)) * plotHeight;
 
-  const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': describe ?? 'Chart' });
-  // Grid: three value lines with labels on the right.
-  for (const fraction of [0, 0.5, 1]) {
-    const value = min + (max - min) * fraction;
+  const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': describe ?? 'Chart',
+                          'data-scale': log ? 'log' : 'linear' });
+  // Grid: a line at each tick, its label on the right.
+  for (const value of ticks) {
     svg.append(el('line', { x1: padLeft, x2: width - padRight, y1: y(value), y2: y(value), stroke: 'var(--line)', 'stroke-width': 1, 'vector-effect': 'non-scaling-stroke' }));
-    const label = el('text', { x: width - padRight + 6, y: y(value) + 4, 'font-size': 12, fill: 'var(--muted)' });
-    label.textContent = formatAxis(value);
+    const label = el('text', { x: width - padRight + 6, y: y(value) + 4, 'font-size': 12, fill: 'var(--muted)', 'data-role': 'tick', 'data-value': String(value) });
+    label.textContent = formatAxis(value, tickStep ?? value);
     svg.append(label);
   }
   const first = el('text', { x: padLeft, y: height - 6, 'font-size': 12, fill: 'var(--muted)' });

@@ -14,7 +14,8 @@ export function holdingsTable(positions, { trends = false, empty = NO_HOLDINGS }
   if (positions.length === 0) return html`<p>${empty}</p>`;
   // Coins among the holdings: the columns name holdings and quantities, each coin row says "coins".
   const coins = positions.some((p) => p.assetClass === 'crypto');
-  return html`<table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">${coins ? 'Holding' : 'Company'}</th><th scope="col">${coins ? 'Quantity' : 'Shares'}</th>
+  // On the narrowest phones the table scrolls sideways in its own box, never the page.
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Holdings"><table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">${coins ? 'Holding' : 'Company'}</th><th scope="col">${coins ? 'Quantity' : 'Shares'}</th>
     <th scope="col" class="hide-narrow">Avg cost</th><th scope="col" class="hide-narrow">Last</th><th scope="col">Value</th><th scope="col">Unrealized</th></tr></thead><tbody>
     ${positions.map((p) => html`<tr class="clickable" tabindex="0" data-symbol="${p.symbol}" ${p.option ? html`data-open="${p.option.underlying}/options"` : ''}>
       <td><strong>${p.option ? p.option.title : p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.option ? 'option contract, prices a share' : p.name ?? ''}</div>${p.assetClass === 'crypto' ? html`<span class="badge playing">Crypto</span>` : ''}
@@ -24,7 +25,7 @@ export function holdingsTable(positions, { trends = false, empty = NO_HOLDINGS }
       <td class="hide-narrow">${formatPrice(p.lastPrice)}</td>
       <td>${formatMoney(p.marketValue)}</td>
       <td class="${tone(p.unrealizedPnl)}">${formatSignedMoney(p.unrealizedPnl)}<div class="small">${formatPercent(p.unrealizedPnlPercent)}</div></td></tr>`)}
-  </tbody></table>`;
+  </tbody></table></div>`;
 }
 
 /** Makes the rows drawn by holdingsTable inside `container` open their company. */

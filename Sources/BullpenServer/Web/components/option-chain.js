@@ -56,11 +56,12 @@ export function chainTable(chain, type) {
       <td class="${tone(quote.change)}">${quote.change == null ? '—' : formatPriceChange(quote.change)}</td>
       <td class="hide-narrow">${formatDecimal(quote.delta, 2)}</td></tr>`);
   });
-  return html`<table class="chain" id="chain-table" data-type="${type}" data-expiration="${chain.expiration}">
+  // On the narrowest phones the table scrolls sideways in its own box, never the page.
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${type === 'put' ? 'Puts' : 'Calls'} on ${chain.underlying}"><table class="chain" id="chain-table" data-type="${type}" data-expiration="${chain.expiration}">
     <caption class="visually-hidden">${type === 'put' ? 'Puts' : 'Calls'} on ${chain.underlying} expiring ${formatDate(chain.expiration)}</caption>
     <thead><tr><th scope="col">Strike</th><th scope="col">Bid</th><th scope="col">Ask</th><th scope="col" class="hide-narrow">Mid (model)</th>
       <th scope="col">Change</th><th scope="col" class="hide-narrow">Delta</th></tr></thead>
-    <tbody>${rows}</tbody></table>
+    <tbody>${rows}</tbody></table></div>
     <p class="small muted gap-top" id="chain-legend"><span class="badge itm-badge">ITM</span> in the money: ${type === 'put'
       ? `the strike is above ${chain.underlying}'s price, so the put could sell higher than the market`
       : `the strike is below ${chain.underlying}'s price, so the call could buy cheaper than the market`}.

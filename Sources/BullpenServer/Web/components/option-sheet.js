@@ -92,6 +92,7 @@ function drawCharts(detail) {
     describe: `Model value of ${contract.title} a share, day by day`,
     formatValue: formatPrice,
     formatAxis: formatAxisMoney,
+    floor: 0,   // a price: the axis stops at $0
     series: [{ name: contract.title, color: 'var(--accent)', points: detail.history.map((p) => ({ label: formatDate(p.date), value: p.value })) }],
   });
 }

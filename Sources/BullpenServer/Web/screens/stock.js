@@ -26,6 +26,10 @@ import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumbe
 /** The chart's ranges: [id, label, range asked of the server, bars kept from its end (all when null)]. */
 const RANGES = ['5D', '1M', '3M', '6M', '1Y', '5Y', 'MAX'].map((r) => [r, r, r, null]);
 const TRENDS = [['20D', '20 days', '1M', 20], ['3M', '3 months', '3M', null], ['1Y', '1 year', '1Y', null], ['5Y', '5 years', '5Y', null]];
+/** The ranges long enough for a logarithmic scale, and where the choice is remembered. */
+const LONG_RANGES = new Set(['5Y', 'MAX']);
+const LOG_KEY = 'bullpen.chart.log';
+const logChosen = () => localStorage.getItem(LOG_KEY) === '1';
 
 function fact(term, value, className = '') {
   return html`<div><dt class="muted small">${term}</dt><dd class="${className}">${value}</dd></div>`;
@@ -90,7 +94,10 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
       <a href="#/leagues/${portfolio.leagueId}">The league</a></p>` : ''}
     ${replay ? html`<h2 id="trends">Trends</h2>` : ''}
     <div class="card">
-      <div class="segmented" role="group" aria-label="Chart range">${ranges.map(([id, label]) => html`<button data-range="${id}" aria-pressed="${String(id === range)}">${label}</button>`)}</div>
+      <div class="spread chart-controls"><div class="segmented" role="group" aria-label="Chart range">${ranges.map(([id, label]) => html`<button data-range="${id}" aria-pressed="${String(id === range)}">${label}</button>`)}</div>
+        <button type="button" id="log-scale" class="small" aria-pressed="${String(logChosen())}" ${LONG_RANGES.has(range) ? '' : 'hidden'}
+          aria-describedby="log-scale-help">Log scale</button></div>
+      <p class="small muted" id="log-scale-help" ${LONG_RANGES.has(range) ? '' : 'hidden'}>On a log scale an equal height is an equal percentage move: decades of growth read as they felt.</p>
       <div id="price-chart" class="gap-top"></div>
       ${held ? html`<p class="small muted">Dashed line: your break-even at the average cost of ${formatPrice(held.averageCost)}.</p>` : ''}
     </div>
@@ -122,18 +129,29 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
         describe: `${asset.symbol} closing prices, ${label}${replay ? ' to ' + formatDate(selected.clock.date) : ''}`,
         formatValue: formatPrice,
         formatAxis: formatAxisMoney,
+        floor: 0,   // a price axis stops at $0
+        scale: LONG_RANGES.has(range) && logChosen() ? 'log' : 'linear',
         reference: held ? { value: held.averageCost, label: 'Break-even' } : null,
         series: [{ name: asset.symbol, color: 'var(--accent)', points: bars.map((b) => ({ label: formatDate(b.date), value: b.close })) }],
       });
     } catch (error) { if (live() && mine === chartSeq) render(node, html`<p class="error">${errorMessage(error)}</p>`); }
   };
+  const logButton = document.getElementById('log-scale');
+  const logHelp = document.getElementById('log-scale-help');
   for (const button of document.querySelectorAll('[data-range]')) {
     button.addEventListener('click', () => {
       range = button.dataset.range;
       document.querySelectorAll('[data-range]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+      logButton.hidden = logHelp.hidden = !LONG_RANGES.has(range);
       drawChart();
     });
   }
+  // The scale is remembered for every long chart, on this device.
+  logButton.addEventListener('click', () => {
+    localStorage.setItem(LOG_KEY, logChosen() ? '0' : '1');
+    logButton.setAttribute('aria-pressed', String(logChosen()));
+    drawChart();
+  });
   drawChart();
   if (!crypto) setupOptionChain(asset, selected, { portfolio, positions: positions.positions, canTrade: allowOptions && !closed, onDone: route }, live);
   // Alerts watch the live market: a replay's page has none.
