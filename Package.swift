@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/onevcat/Rainbow.git", from: "4.2.2"),
+        // Markdown to HTML for the lessons (Learn/lessons/*.md), rendered on the server.
+        .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
         // `swift package generate-documentation --target BullpenClient`: the SDK's DocC documentation.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
@@ -101,8 +103,9 @@ let package = Package(
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Ink", package: "Ink"),
             ],
-            resources: [.copy("Web")],
+            resources: [.copy("Web"), .copy("Learn")],
             swiftSettings: strict
         ),
         // The Swift SDK, generated from the contract (Sources/BullpenClient/openapi.yaml is a link to

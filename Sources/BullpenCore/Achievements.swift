@@ -28,6 +28,8 @@ public enum AchievementRule: Sendable, Hashable {
     case portfolioShared
     /// A replay ended (by its player or at the end of the data).
     case replayFinished
+    /// Pass this many lessons' quizzes.
+    case quizzesPassed(atLeast: Int)
 }
 
 /// Something that happened to a player, with the facts the rules are checked against. Reported
@@ -48,6 +50,8 @@ public enum AchievementEvent: Sendable, Hashable {
     case followed(followers: Int)
     case joinedLeague(leagues: Int)
     case sharedPortfolio
+    /// A lesson's quiz passed: the player's passed quizzes so far (this one included).
+    case quizzesPassed(Int)
 }
 
 /// An achievement: what it is called, what it asks, how it is earned. The list is the data of
@@ -78,6 +82,7 @@ public struct Achievement: Sendable, Hashable, Identifiable {
         case (.leaguesJoined(let least), .joinedLeague(let leagues)): leagues >= least
         case (.portfolioShared, .sharedPortfolio): true
         case (.replayFinished, .replayEnded): true
+        case (.quizzesPassed(let least), .quizzesPassed(let passed)): passed >= least
         default: false
         }
     }
@@ -128,6 +133,10 @@ public struct Achievement: Sendable, Hashable, Identifiable {
                     rule: .portfolioShared),
         Achievement(id: "followed-10", name: "Worth following", description: "Have ten followers.",
                     rule: .followers(atLeast: 10)),
+        Achievement(id: "first-lesson", name: "Quick study", description: "Pass a lesson's quiz in Learn.",
+                    rule: .quizzesPassed(atLeast: 1)),
+        Achievement(id: "all-lessons", name: "Well read", description: "Pass the quiz of every lesson in Learn.",
+                    rule: .quizzesPassed(atLeast: 13)),
     ]
 }
 

@@ -98,9 +98,11 @@ public enum BullpenApp {
         let v1 = checked.grouped("api", "v1")
         for routes: any RouteCollection in [AuthRoutes(), PortfolioRoutes(), OrderRoutes(), ActivityRoutes(), MarketRoutes(),
                                             AssetRoutes(), StreamRoutes(), WatchlistRoutes(), ReplayRoutes(), LeagueRoutes(),
-                                            OptionRoutes(), SocialRoutes(), NotificationRoutes(), APIKeyRoutes()] {
+                                            OptionRoutes(), SocialRoutes(), NotificationRoutes(), APIKeyRoutes(), LearnRoutes()] {
             try v1.register(collection: routes)
         }
+        // The lessons are read and checked at start: a broken lesson file stops the server, saying which.
+        if case .failure(let error) = LearnCatalog.shared { throw error }
         if let marketData {
             let hub = QuoteHub(source: marketData, interval: configuration.streamInterval, logger: app.logger)
             app.quoteHub = hub

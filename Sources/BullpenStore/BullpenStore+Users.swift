@@ -69,7 +69,7 @@ extension BullpenStore {
                 .all().map { try $0.decode(column: "id", as: UUID.self) }
             if !sessions.isEmpty { try await sql.delete(from: "refresh_tokens").where("session_id", .in, sessions).run() }
             try await self.handOverLeagues(of: user, on: db)
-            for table in ["portfolios", "watchlists", "sessions", "idempotency_keys"] {
+            for table in ["portfolios", "watchlists", "sessions", "idempotency_keys", "learn_progress"] {
                 try await sql.delete(from: table).where("user_id", .equal, user.uuid).run()
             }
             try await sql.delete(from: "users").where("id", .equal, user.uuid).run()

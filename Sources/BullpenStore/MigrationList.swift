@@ -15,5 +15,6 @@ extension Migrations {
         M0016_AddWorkingOrders(),
         M0017_AddAPIKeys(),
         M0018_FixedPointQuantities(),
+        M0019_AddLearnProgress(),
     ]
 }

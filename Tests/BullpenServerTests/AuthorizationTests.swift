@@ -66,6 +66,9 @@ struct AuthorizationTests {
         (.GET, "/api/v1/keys", nil),
         (.POST, "/api/v1/keys", #"{"portfolioId":"00000000-0000-0000-0000-000000000000"}"#),
         (.DELETE, "/api/v1/keys/{K}", nil),
+        (.GET, "/api/v1/learn/lessons", nil),
+        (.GET, "/api/v1/learn/lessons/what-is-a-stock", nil),
+        (.POST, "/api/v1/learn/lessons/what-is-a-stock/quiz", #"{"answers":[0,0,0,0]}"#),
         // These end the caller's credentials: last.
         (.POST, "/api/v1/me/password", #"{"currentPassword":"wrong password!","newPassword":"another long passphrase"}"#),
         (.DELETE, "/api/v1/me", #"{"password":"wrong password!"}"#),
@@ -81,7 +84,7 @@ struct AuthorizationTests {
         (.GET, "/api/v1/assets/{symbol}/bars"), (.GET, "/api/v1/assets/{symbol}/logo.svg"), (.GET, "/api/v1/quotes"),
         (.GET, "/api/v1/benchmarks/{name}/bars"), (.GET, "/api/v1/stream"), (.GET, "/api/v1/replay/scenarios"),
         (.GET, "/api/v1/options/{symbol}/chain"), (.GET, "/api/v1/options/contracts/{contract}"),
-        (.GET, "/api/v1/users/{username}/avatar"), (.GET, "/alpaca/openapi.yaml"),
+        (.GET, "/api/v1/users/{username}/avatar"), (.GET, "/alpaca/openapi.yaml"), (.GET, "/api/v1/learn/glossary"),
     ]
 
     /// The routes about another player, `{U}`: each needs a token, and to a player `{U}` blocked,
@@ -100,7 +103,7 @@ struct AuthorizationTests {
     /// A route's `METHOD /path` with its parameters as `{...}` (their names not kept: a table row
     /// names the thing it uses, the router names the parameter).
     static func shape(_ method: HTTPMethod, _ path: String) -> String {
-        let values: Set<Substring> = ["MSFT", "MSFT261218C00100000"]   // the symbol and contract the tables use
+        let values: Set<Substring> = ["MSFT", "MSFT261218C00100000", "what-is-a-stock"]   // the symbol, contract and lesson the tables use
         let segments = path.split(separator: "?")[0].split(separator: "/").map { segment in
             segment.hasPrefix("{") || UUID(uuidString: String(segment)) != nil || values.contains(segment) ? "{}" : String(segment)
         }

@@ -200,7 +200,7 @@ def test_no_script_can_read_a_long_lived_credential(server, driver_factory):
 
 
 SCREENS = ["portfolio", "market", "stock/MSFT", "history", "profiles", "profiles/new", "leagues", "leagues/new", "leagues/global",
-           "settings", "help"]
+           "settings", "help", "learn", "learn/bubbles-and-crashes", "learn/glossary"]
 
 
 def buy_some_msft(driver, server):

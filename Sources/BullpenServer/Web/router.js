@@ -23,6 +23,7 @@ const ROUTES = {
   notifications: { load: () => import('/screens/notifications.js'), access: 'user', tab: 'notifications' },
   settings:  { load: () => import('/screens/settings.js'), access: 'user', tab: 'settings' },
   help:      { load: () => import('/screens/help.js'), access: 'any', tab: 'help' },
+  learn:     { load: () => import('/screens/learn.js'), access: 'user', tab: 'help' },
 };
 
 const main = document.getElementById('main');

@@ -106,7 +106,7 @@ function parseAmount(text) {
  * the order is for one, `asset` then left out; written: the position is a written contract, which a
  * buy closes ("Buy to close"); writing: a sell of a contract not held, which writes it (sells to open).
  */
-export function openTradeSheet({ side, asset, portfolio, onDone, option = null, written = false, writing = false }) {
+export function openTradeSheet({ side, asset, portfolio, onDone, option = null, written = false, writing = false, orderType = 'market' }) {
   const buy = side === 'buy';
   const symbol = option ? option.positionSymbol : asset.symbol;
   // A coin trades to 10⁻⁸ around the clock, whatever the portfolio's rule for shares.
@@ -116,7 +116,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   const verb = buy ? (written ? 'Buy to close' : 'Buy') : writing ? 'Write' : 'Sell';
   let latest = null, seq = 0;
   // The order's type and prices (stocks only): kept across the edit and review steps.
-  let terms = { type: 'market', timeInForce: 'day', limitPrice: '', stopPrice: '', trail: '', trailUnit: 'percent' };
+  let terms = { type: option ? 'market' : orderType, timeInForce: 'day', limitPrice: '', stopPrice: '', trail: '', trailUnit: 'percent' };
   const replay = isReplay(portfolio);
   // Stocks may be ordered by amount (dollars), and in fractions where the portfolio's rules allow them.
   const places = option ? 0 : crypto ? 8 : portfolio.rules?.fractionalShares ? 6 : 0;

@@ -2,7 +2,8 @@
 // (profiles, time, trading at a day's close, trends, the report), leagues, people (what others see,
 // following, blocking, achievements), notifications, price alerts and top-ups (#/help/starting-over
 // opens there), and options (calls and puts with an example each, exercise and expiry,
-// writing and assignment, time decay, how prices are modelled; #/help/options opens there). Open to everyone.
+// writing and assignment, time decay, how prices are modelled; #/help/options opens there). Open to
+// everyone; a signed-in player also finds the way to Learn's lessons here.
 import { html } from '/html.js';
 import { view } from '/router.js';
 import { currentSession } from '/session.js';
@@ -62,7 +63,8 @@ const OPTION_TOPICS = [
 
 export default function helpScreen({ params = [] } = {}) {
   view(html`<h1>How Bullpen works</h1>
-    <div class="card"><h2 class="flush-top">Buying</h2><p>Open <a href="#/market">Market</a>, search for a company by its symbol (like MSFT) or name (like “micro”), and open its page. Tap <strong>Buy</strong>, choose how many shares, review the estimated cost and confirm. The order fills at the market price: the latest price, or the last close while the market is closed. Market times are New York time (ET), the exchange's own.</p></div>
+    ${currentSession() ? html`<div class="card" id="learn-link"><h2 class="flush-top">New to investing?</h2><p><a href="#/learn"><strong>Learn</strong></a>: short lessons in plain words (what a stock is, how an order fills, bubbles and crashes, calls and puts…), each with a quiz and something to try in Bullpen. The <a href="#/learn/glossary">glossary</a> explains the words.</p></div>` : ''}
+    <div class="card gap-top"><h2 class="flush-top">Buying</h2><p>Open <a href="#/market">Market</a>, search for a company by its symbol (like MSFT) or name (like “micro”), and open its page. Tap <strong>Buy</strong>, choose how many shares, review the estimated cost and confirm. The order fills at the market price: the latest price, or the last close while the market is closed. Market times are New York time (ET), the exchange's own.</p></div>
     <div class="card gap-top"><h2 class="flush-top">Selling</h2><p>On the page of a company you hold, tap <strong>Sell</strong>. You can sell up to the shares you own. The difference between what you sold for and what those shares cost you is your <em>realized</em> profit or loss.</p></div>
     <div class="card gap-top"><h2 class="flush-top">When a company's data ended</h2><p>Some companies in the history stopped trading (they were bought, merged or delisted), so their prices end on a date, marked <strong>Data ended</strong>. You cannot buy them; shares you hold keep their last price and you can sell them at it.</p></div>
     <div class="card gap-top"><h2 class="flush-top">Reading a chart</h2><p>The line shows closing prices over the range you pick (5 days to the whole history). Move your finger, mouse, or the arrow keys over it to see the date and price. When you own the stock, a dashed line marks your break-even: above it you are in profit.</p></div>

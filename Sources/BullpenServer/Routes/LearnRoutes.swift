@@ -1,0 +1,100 @@
+import BullpenAPI
+import BullpenCore
+import BullpenStore
+import Foundation
+import Vapor
+
+/// Learn: `GET /api/v1/learn/lessons` (every lesson with the player's progress),
+/// `GET /api/v1/learn/lessons/{id}` (one rendered, its quiz without answers; opening it counts as
+/// reading it), `POST /api/v1/learn/lessons/{id}/quiz` (graded and stored; retakes allowed) and
+/// `GET /api/v1/learn/glossary` (public).
+struct LearnRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let learn = routes.grouped("learn")
+        learn.get("lessons", use: lessons)
+        learn.get("lessons", ":lessonId", use: lesson)
+        learn.post("lessons", ":lessonId", "quiz", use: quiz)
+        learn.get("glossary", use: glossary)
+    }
+
+    static func catalog() throws -> LearnCatalog {
+        switch LearnCatalog.shared {
+        case .success(let catalog): return catalog
+        case .failure(let error): throw APIError(.internalError, "The lessons could not be read: \(error.problems.joined(separator: "; "))")
+        }
+    }
+
+    static func progress(_ lesson: Lesson, _ stored: LessonProgress?) -> QuizProgressDTO {
+        QuizProgressDTO(questions: lesson.quiz.count, attempts: stored?.attempts ?? 0, bestCorrect: stored?.bestCorrect ?? 0,
+                        passed: stored?.passedAt != nil, passedAt: stored?.passedAt)
+    }
+
+    static func entry(_ req: Request, _ catalog: LearnCatalog) throws -> LearnCatalog.Entry {
+        let id = req.parameters.get("lessonId") ?? ""
+        guard let entry = catalog.entry(id) else { throw APIError(.notFound, "There is no lesson '\(id)': GET /api/v1/learn/lessons lists them.") }
+        return entry
+    }
+
+    @Sendable func lessons(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let catalog = try Self.catalog()
+        let stored = try await req.bullpen.store.learnProgress(owner: caller.user)
+        let list = catalog.lessons.map { entry in
+            LessonSummaryDTO(id: entry.lesson.id, title: entry.lesson.title, minutes: entry.lesson.minutes,
+                             read: stored[entry.lesson.id]?.readAt != nil, quiz: Self.progress(entry.lesson, stored[entry.lesson.id]))
+        }
+        return try jsonResponse(LessonListDTO(lessons: list, read: list.filter(\.read).count, passed: list.filter(\.quiz.passed).count,
+                                              total: list.count))
+    }
+
+    @Sendable func lesson(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let catalog = try Self.catalog()
+        let entry = try Self.entry(req, catalog)
+        let lesson = entry.lesson
+        let stored = try await req.bullpen.store.markLessonRead(lesson.id, owner: caller.user)
+        var tryIt: TryItDTO?
+        if let action = lesson.tryAction, let label = lesson.tryLabel {
+            tryIt = try await TryItResolver.resolve(action, label: label, source: req.bullpen.marketData)
+        }
+        let index = catalog.lessons.firstIndex { $0.lesson.id == lesson.id }!
+        let terms = lesson.terms.compactMap { term in catalog.glossary.first { $0.term.lowercased() == term.lowercased() } }
+        return try jsonResponse(LessonDTO(
+            id: lesson.id, title: lesson.title, minutes: lesson.minutes, html: entry.html, terms: terms.map(catalog.glossaryDTO),
+            quiz: lesson.quiz.map { QuizQuestionDTO(prompt: $0.prompt, choices: $0.choices) }, tryIt: tryIt,
+            progress: Self.progress(lesson, stored),
+            previous: index > 0 ? catalog.lessons[index - 1].lesson.id : nil,
+            next: index + 1 < catalog.lessons.count ? catalog.lessons[index + 1].lesson.id : nil))
+    }
+
+    @Sendable func quiz(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let catalog = try Self.catalog()
+        let lesson = try Self.entry(req, catalog).lesson
+        let answers = try req.decodeJSON(QuizAnswersRequest.self).answers
+        guard answers.count == lesson.quiz.count else {
+            throw APIError.validation("answers must have one entry per question: \(lesson.quiz.count), each a choice's index or null.")
+        }
+        for (index, answer) in answers.enumerated() {
+            if let answer, !lesson.quiz[index].choices.indices.contains(answer) {
+                throw APIError.validation("answers[\(index)] must be a choice from 0 to \(lesson.quiz[index].choices.count - 1), or null.")
+            }
+        }
+        let result = lesson.grade(answers)
+        let stored = try await req.bullpen.store.recordQuiz(lesson.id, result: result, owner: caller.user)
+        if result.passed {
+            let passed = try await req.bullpen.store.learnProgress(owner: caller.user).values.filter { $0.passedAt != nil }.count
+            await req.bullpen.notifier.record(.quizzesPassed(passed), for: caller.user)
+        }
+        let details = lesson.quiz.enumerated().map { index, question in
+            QuizAnswerDTO(chosen: answers[index], correct: question.correct, right: result.right[index], explanation: question.explanation)
+        }
+        return try jsonResponse(QuizResultDTO(correct: result.correct, total: result.total, passed: result.passed,
+                                              passPercent: Lesson.passPercent, answers: details, progress: Self.progress(lesson, stored)))
+    }
+
+    @Sendable func glossary(req: Request) async throws -> Response {
+        let catalog = try Self.catalog()
+        return try jsonResponse(GlossaryDTO(terms: catalog.glossary.map(catalog.glossaryDTO)))
+    }
+}

@@ -1,0 +1,109 @@
+"""Learn in a real browser: a player finds the lessons from Help, reads "Bubbles and crashes",
+takes its quiz with the keyboard alone (a wrong answer explained, then a retake that passes), sees
+the progress in the list, and starts the lesson's replay of the dot-com bubble on the real pack.
+The lesson and glossary screens fit a phone and a laptop. The right answers are read from the
+lesson's own Markdown file, as the server reads them."""
+import pathlib
+import re
+import uuid
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from test_replay import check_layout, focused_id, press, shoot, tab_to
+from test_webapp import LAPTOP, PHONE, click, go, loaded, sign_up, text_in, visible, wait
+
+LESSONS = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "BullpenServer" / "Learn" / "lessons"
+
+
+def answers_of(lesson_id):
+    """The index of the right choice of each question, from the lesson's Markdown."""
+    path = next(LESSONS.glob(f"*-{lesson_id}.md"))
+    quiz = path.read_text().split("\n## Quiz\n", 1)[1]
+    result = []
+    for block in re.split(r"\n### ", "\n" + quiz)[1:]:
+        choices = [line for line in block.splitlines() if line.startswith("- [")]
+        result.append(next(i for i, line in enumerate(choices) if line.startswith("- [x]")))
+    return result
+
+
+def answer_with_the_keyboard(driver, answers):
+    """Tab into each question's radio group, move to the answer with the arrow keys."""
+    for question, answer in enumerate(answers):
+        tab_to(driver, f"q{question}-0", limit=80)
+        press(driver, Keys.SPACE)   # the first choice, chosen
+        press(driver, Keys.ARROW_DOWN, answer)
+        assert focused_id(driver) == f"q{question}-{answer}"
+
+
+def test_a_player_reads_a_lesson_passes_its_quiz_and_starts_its_replay(server, driver_factory, screenshots):
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, server, "learn" + uuid.uuid4().hex[:8])
+    go(driver, server, "help")
+    loaded(driver, "help")
+    click(driver, visible(driver, "#learn-link a[href='#/learn']"))
+    loaded(driver, "learn")
+    lessons = driver.find_elements(By.CSS_SELECTOR, "#lessons li")
+    assert len(lessons) >= 12, len(lessons)
+    total = len(lessons)
+    assert visible(driver, "#learn-summary").text == f"0 of {total} lessons read · 0 quizzes passed"
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#lessons a[href='#/learn/bubbles-and-crashes']"))
+    loaded(driver, "learn/bubbles-and-crashes")
+    assert "bubble" in visible(driver, "#lesson-text").text.lower()
+    assert driver.find_elements(By.CSS_SELECTOR, "#lesson-text h2, #lesson-text p")
+    shoot(driver, screenshots, "lesson", LAPTOP)
+
+    right = answers_of("bubbles-and-crashes")
+    wrong_first = [(right[0] + 1) % 3] + right[1:]
+    answer_with_the_keyboard(driver, wrong_first)
+    tab_to(driver, "check-quiz").send_keys(Keys.ENTER)
+    result = text_in(driver, "#quiz-result", "right")
+    assert result.text.startswith(f"{len(right) - 1} of {len(right)} right"), result.text
+    assert focused_id(driver) == "quiz-result"
+    first = driver.find_element(By.CSS_SELECTOR, "[data-question='0']")
+    assert first.get_attribute("data-outcome") == "wrong"
+    assert first.find_element(By.CSS_SELECTOR, ".explanation").text.startswith("Not quite: the answer is")
+    # Retake, all right, with the keyboard again.
+    tab_to(driver, "retake-quiz").send_keys(Keys.ENTER)
+    assert focused_id(driver) == "q0-0"
+    answer_with_the_keyboard(driver, right)
+    tab_to(driver, "check-quiz").send_keys(Keys.ENTER)
+    text_in(driver, "#quiz-result", f"{len(right)} of {len(right)} right: passed!")
+    assert all(f.get_attribute("data-outcome") == "right" for f in driver.find_elements(By.CSS_SELECTOR, "fieldset.question"))
+    assert "You passed this quiz" in driver.find_element(By.ID, "quiz-note").text
+    shoot(driver, screenshots, "lesson-quiz-passed", LAPTOP)
+
+    go(driver, server, "learn")
+    loaded(driver, "learn")
+    text_in(driver, "#learn-summary", f"1 of {total} lessons read · 1 quiz passed")
+    assert "Quiz passed" in driver.find_element(By.CSS_SELECTOR, "#lessons li[data-lesson='bubbles-and-crashes']").text
+
+    # "What a bubble feels like": a replay of the dot-com bubble, selected and open.
+    go(driver, server, "learn/bubbles-and-crashes")
+    loaded(driver, "learn/bubbles-and-crashes")
+    button = visible(driver, "#try-it-button")
+    assert button.text == "What a bubble feels like"
+    click(driver, button)
+    loaded(driver, "portfolio")
+    banner = text_in(driver, "[data-testid=replay-banner]", "The dot-com bubble")
+    assert "1999" in banner.text, banner.text
+    holdings = driver.find_elements(By.CSS_SELECTOR, "#holdings tr[data-symbol]")
+    assert holdings, "a scenario's replay starts with its stocks"
+
+
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["390x844", "1280x800"])
+def test_learn_screens_fit_phones_and_laptops(demo_server, driver_factory, screenshots, size):
+    driver = driver_factory(*size)
+    sign_up(driver, demo_server, "learnfit" + uuid.uuid4().hex[:8])
+    for screen in ["learn", "learn/calls-and-puts", "learn/glossary"]:
+        go(driver, demo_server, screen)
+        loaded(driver, screen)
+        shoot(driver, screenshots, screen.replace("/", "-"), size)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#glossary dt")) >= 30
+    # A lesson's "open an option chain" opens one on the demo exchange too.
+    go(driver, demo_server, "learn/calls-and-puts")
+    loaded(driver, "learn/calls-and-puts")
+    click(driver, visible(driver, "#try-it-button"))
+    wait(driver).until(lambda d: re.search(r"#/stock/[A-Z.-]+/options$", d.current_url))
+    visible(driver, "#options")
