@@ -107,3 +107,56 @@ def test_learn_screens_fit_phones_and_laptops(demo_server, driver_factory, scree
     click(driver, visible(driver, "#try-it-button"))
     wait(driver).until(lambda d: re.search(r"#/stock/[A-Z.-]+/options$", d.current_url))
     visible(driver, "#options")
+
+
+GLOSSARY = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "BullpenServer" / "Learn" / "glossary.md"
+WEB = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "BullpenServer" / "Web"
+
+
+def test_every_term_the_screens_mark_is_in_the_glossary():
+    """The screens mark terms with term('Name'): each must be defined in glossary.md."""
+    defined = {line[4:].strip().lower() for line in GLOSSARY.read_text().splitlines() if line.startswith("### ")}
+    used = set()
+    for source in WEB.rglob("*.js"):
+        used |= {name.lower() for name in re.findall(r"\bterm\('([^']+)'", source.read_text())}
+    assert used, "no screen marks a term"
+    assert used <= defined, f"marked but not in the glossary: {sorted(used - defined)}"
+
+
+def test_a_glossary_term_is_read_with_the_keyboard(server, driver_factory, screenshots):
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, server, "terms" + uuid.uuid4().hex[:8])
+    go(driver, server, "stock/MSFT")
+    loaded(driver, "stock/MSFT")
+    answer = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        fetch('/api/v1/learn/glossary').then((r) => r.json()).then(done)""")
+    glossary = {t["term"]: t for t in answer["terms"]}
+    # Every term marked on the page is in the glossary.
+    marked = {t.get_attribute("data-term") for t in driver.find_elements(By.CSS_SELECTOR, "[data-term]")}
+    assert "Sector" in marked and marked <= set(glossary), marked
+    # Tab to the term: its note opens, with the definition and the lesson that explains it.
+    for _ in range(120):
+        if driver.switch_to.active_element.get_attribute("data-term") == "Sector":
+            break
+        press(driver, Keys.TAB)
+    sector = driver.switch_to.active_element
+    assert sector.get_attribute("data-term") == "Sector"
+    note = visible(driver, "#term-tip")
+    assert glossary["Sector"]["definition"] in note.text and sector.get_attribute("aria-expanded") == "true"
+    assert sector.get_attribute("aria-describedby") == "term-tip"
+    shoot(driver, screenshots, "glossary-term", LAPTOP)
+    # Tab goes on into the note's link; Escape closes it and gives the focus back to the term.
+    press(driver, Keys.TAB)
+    link = driver.switch_to.active_element
+    assert link.get_attribute("href").endswith(f"#/learn/{glossary['Sector']['lesson']}")
+    press(driver, Keys.ESCAPE)
+    wait(driver).until(lambda d: not d.find_elements(By.ID, "term-tip"))
+    assert driver.switch_to.active_element.get_attribute("data-term") == "Sector"
+    assert sector.get_attribute("aria-expanded") == "false"
+    # Enter opens it again; the link leads to the lesson.
+    press(driver, Keys.ENTER)
+    visible(driver, "#term-tip")
+    press(driver, Keys.TAB)
+    press(driver, Keys.ENTER)
+    loaded(driver, f"learn/{glossary['Sector']['lesson']}")
+    assert not driver.find_elements(By.ID, "term-tip")

@@ -7,6 +7,7 @@ import { html, render } from '/html.js';
 import { api } from '/api.js';
 import { METRICS, metricLabel, playersText, rankText } from '/leagues.js';
 import { moreButton, setupPager } from '/components/pager.js';
+import { term } from '/glossary.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatShare, formatSignedMoney, tone } from '/format.js';
 
 /** A Sharpe ratio as the API writes it ("1.23", "-0.40"): a true minus sign; "—" when there is none. */
@@ -109,7 +110,7 @@ export function setupLeaderboard({ path, query = () => ({}), live, showPortfolio
       ].filter(Boolean).join(' · ');
       render(body, standings.length === 0 ? html`<p id="no-standings">No one is ranked yet.</p>`
         : html`${table(metric, standings, { showPortfolio })}
-          ${standings.some((s) => s.sharpe == null) ? html`<p class="small muted">A Sharpe ratio of — means there is nothing to measure yet: fewer than two trading days, or a value that has not moved.</p>` : ''}`);
+          ${standings.some((s) => s.sharpe == null) ? html`<p class="small muted">A ${term('Sharpe ratio')} of — means there is nothing to measure yet: fewer than two trading days, or a value that has not moved.</p>` : ''}`);
       drawMe(board, standings);
     },
   });

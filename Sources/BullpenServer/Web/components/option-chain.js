@@ -7,6 +7,7 @@ import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { withAsOf } from '/portfolios.js';
 import { OPTIONS_HELP } from '/options.js';
+import { term } from '/glossary.js';
 import { openOptionSheet } from '/components/option-sheet.js';
 import { formatDate, formatDecimal, formatPrice, formatPriceChange, formatSessionDate, tone } from '/format.js';
 
@@ -59,7 +60,7 @@ export function chainTable(chain, type) {
   // On the narrowest phones the table scrolls sideways in its own box, never the page.
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${type === 'put' ? 'Puts' : 'Calls'} on ${chain.underlying}"><table class="chain" id="chain-table" data-type="${type}" data-expiration="${chain.expiration}">
     <caption class="visually-hidden">${type === 'put' ? 'Puts' : 'Calls'} on ${chain.underlying} expiring ${formatDate(chain.expiration)}</caption>
-    <thead><tr><th scope="col">Strike</th><th scope="col">Bid</th><th scope="col">Ask</th><th scope="col" class="hide-narrow">Mid (model)</th>
+    <thead><tr><th scope="col">${term('Strike')}</th><th scope="col">${term('Bid')}</th><th scope="col">${term('Ask')}</th><th scope="col" class="hide-narrow">Mid (model)</th>
       <th scope="col">Change</th><th scope="col" class="hide-narrow">Delta</th></tr></thead>
     <tbody>${rows}</tbody></table></div>
     <p class="small muted gap-top" id="chain-legend"><span class="badge itm-badge">ITM</span> in the money: ${type === 'put'

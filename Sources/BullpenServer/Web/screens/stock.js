@@ -20,6 +20,7 @@ import { logo, changePill, endedBadge } from '/components/asset-row.js';
 import { optionChainSection, setupOptionChain } from '/components/option-chain.js';
 import { closedReason, portfolioRulePhrases } from '/leagues.js';
 import { optionsAllowed } from '/options.js';
+import { term } from '/glossary.js';
 import { alertsSection, setupAlerts } from '/components/price-alerts.js';
 import { formatAxisMoney, formatDate, formatMarketTime, formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone, formatQuantity } from '/format.js';
 
@@ -99,7 +100,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
           aria-describedby="log-scale-help">Log scale</button></div>
       <p class="small muted" id="log-scale-help" ${LONG_RANGES.has(range) ? '' : 'hidden'}>On a log scale an equal height is an equal percentage move: decades of growth read as they felt.</p>
       <div id="price-chart" class="gap-top"></div>
-      ${held ? html`<p class="small muted">Dashed line: your break-even at the average cost of ${formatPrice(held.averageCost)}.</p>` : ''}
+      ${held ? html`<p class="small muted">Dashed line: your ${term('Break-even', 'break-even')} at the ${term('Average cost', 'average cost')} of ${formatPrice(held.averageCost)}.</p>` : ''}
     </div>
     ${held ? positionCards(held, crypto) : ''}
     ${crypto ? '' : optionChainSection(asset, { allowed: allowOptions })}
@@ -109,7 +110,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
       ${fact('52-week range', `${formatPrice(asset.fiftyTwoWeekLow)} – ${formatPrice(asset.fiftyTwoWeekHigh)}`)}
       ${fact('1-year change', formatPercent(asset.oneYearChangePercent), tone(asset.oneYearChangePercent))}
       ${fact('Volume', formatNumber(asset.volume))}
-      ${fact('Sector', asset.sector ?? '—')}
+      ${fact(term('Sector'), asset.sector ?? '—')}
       ${asset.industry ? fact('Industry', asset.industry) : ''}
       ${asset.headquarters ? fact('Headquarters', asset.headquarters) : ''}
       ${asset.founded ? fact('Founded', asset.founded) : ''}

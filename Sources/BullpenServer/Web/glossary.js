@@ -1,0 +1,76 @@
+// Glossary terms in the app's screens. term('Bid') draws the word with a dotted underline, reachable
+// with Tab; hovering it, focusing it or tapping it (Enter or Space too) shows its definition from
+// GET /api/v1/learn/glossary with a link to the lesson that explains it. The note follows the term
+// in the page (Tab goes on to its link) and shows at the bottom of the window; Escape, or moving
+// away, hides it. Every term a screen marks must be in the glossary: the browser tests check.
+import { html, render } from '/html.js';
+import { api } from '/api.js';
+
+let loading = null;
+/** The glossary by lower-case term, asked once. */
+function definitions() {
+  loading ??= api('/api/v1/learn/glossary', { auth: false })
+    .then((glossary) => new Map(glossary.terms.map((t) => [t.term.toLowerCase(), t])))
+    .catch(() => { loading = null; return new Map(); });
+  return loading;
+}
+
+/** `text` (the term itself by default) marked as the glossary's `name`. */
+export function term(name, text = name) {
+  return html`<span class="term" tabindex="0" role="button" aria-expanded="false" data-term="${name}">${text}</span>`;
+}
+
+let open = null;   // { node, tip }
+/** The term whose note Escape just closed: focus back on it does not open it again (Enter does). */
+let dismissed = null;
+
+function hide({ refocus = false } = {}) {
+  if (!open) return;
+  const { node, tip } = open;
+  open = null;
+  node.setAttribute('aria-expanded', 'false');
+  node.removeAttribute('aria-describedby');
+  tip.remove();
+  if (refocus) { dismissed = node; node.focus(); }
+}
+
+async function show(node) {
+  if (open?.node === node) return;
+  hide();
+  const entry = (await definitions()).get(node.dataset.term.toLowerCase());
+  if (!node.isConnected || open) return;
+  const tip = document.createElement('span');
+  tip.className = 'term-tip';
+  tip.id = 'term-tip';
+  tip.setAttribute('role', 'note');
+  render(tip, entry
+    ? html`<strong>${entry.term}</strong>: ${entry.definition} <a href="#/learn/${entry.lesson}">Lesson: ${entry.lessonTitle}</a>`
+    : html`<strong>${node.dataset.term}</strong>`);
+  node.after(tip);
+  node.setAttribute('aria-expanded', 'true');
+  node.setAttribute('aria-describedby', 'term-tip');
+  open = { node, tip };
+}
+
+const termOf = (target) => (target instanceof Element ? target.closest('.term') : null);
+const inside = (target) => open && (open.node.contains(target) || open.tip.contains(target));
+
+document.addEventListener('mouseover', (event) => {
+  const node = termOf(event.target);
+  if (node) show(node); else if (open && !inside(event.target) && open.node !== document.activeElement) hide();
+});
+document.addEventListener('focusin', (event) => {
+  const node = termOf(event.target);
+  if (node !== dismissed) dismissed = null;
+  if (node && node !== dismissed) show(node); else if (open && !inside(event.target)) hide();
+});
+document.addEventListener('click', (event) => {
+  const node = termOf(event.target);
+  if (node) show(node); else if (open && !inside(event.target)) hide();
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && open) { hide({ refocus: true }); return; }
+  const node = termOf(event.target);
+  if (node && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); dismissed = null; show(node); }
+});
+window.addEventListener('hashchange', () => hide());
