@@ -5,6 +5,7 @@ The lesson and glossary screens fit a phone and a laptop. The right answers are 
 lesson's own Markdown file, as the server reads them."""
 import pathlib
 import re
+import time
 import uuid
 
 import pytest
@@ -160,3 +161,30 @@ def test_a_glossary_term_is_read_with_the_keyboard(server, driver_factory, scree
     press(driver, Keys.ENTER)
     loaded(driver, f"learn/{glossary['Sector']['lesson']}")
     assert not driver.find_elements(By.ID, "term-tip")
+
+
+def test_a_quiz_asks_for_every_answer_and_a_limit_order_opens_once(server, driver_factory):
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, server, "once" + uuid.uuid4().hex[:8])
+    go(driver, server, "learn/fees")
+    loaded(driver, "learn/fees")
+    click(driver, visible(driver, "#check-quiz"))
+    assert text_in(driver, "#quiz-error", "question 1").text == "Choose an answer for question 1 first."
+    assert focused_id(driver) == "q0-0"
+    click(driver, driver.find_element(By.ID, "q0-1"))
+    click(driver, driver.find_element(By.ID, "check-quiz"))
+    assert text_in(driver, "#quiz-error", "question 2").text == "Choose an answer for question 2 first."
+    assert driver.find_element(By.ID, "quiz-result").text == "", "nothing was graded or revealed"
+    # "Place your first limit order": the sheet opens with a limit order, once.
+    go(driver, server, "learn/how-an-order-fills")
+    loaded(driver, "learn/how-an-order-fills")
+    click(driver, visible(driver, "#try-it-button"))
+    assert visible(driver, "#order-type").get_attribute("value") == "limit"
+    wait(driver).until(lambda d: re.search(r"#/stock/[A-Z.-]+$", d.current_url))
+    click(driver, driver.find_element(By.ID, "cancel-trade"))
+    wait(driver).until(lambda d: not any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, "#order-type")))
+    # Redrawn (as after a trade), the page does not open the sheet again.
+    driver.execute_script("import('/router.js').then(({ route }) => route())")
+    loaded(driver, driver.current_url.split("#/", 1)[1])
+    time.sleep(1.5)   # long enough for the redrawn page to open a sheet, if it were to
+    assert not any(e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, "#order-type"))

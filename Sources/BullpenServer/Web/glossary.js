@@ -21,10 +21,24 @@ export function term(name, text = name) {
 }
 
 let open = null;   // { node, tip }
+let hideTimer = null;
+/** Where the definition is announced to screen readers as it opens (a live region kept in the page). */
+let announcer = null;
+function announce(text) {
+  if (!announcer) {
+    announcer = document.createElement('span');
+    announcer.className = 'visually-hidden';
+    announcer.setAttribute('role', 'status');
+    document.body.append(announcer);
+  }
+  announcer.textContent = '';
+  setTimeout(() => { announcer.textContent = text; }, 50);
+}
 /** The term whose note Escape just closed: focus back on it does not open it again (Enter does). */
 let dismissed = null;
 
 function hide({ refocus = false } = {}) {
+  clearTimeout(hideTimer);
   if (!open) return;
   const { node, tip } = open;
   open = null;
@@ -34,8 +48,9 @@ function hide({ refocus = false } = {}) {
   if (refocus) { dismissed = node; node.focus(); }
 }
 
-async function show(node) {
-  if (open?.node === node) return;
+async function show(node, { again = false } = {}) {
+  clearTimeout(hideTimer);
+  if (open?.node === node) { if (again) announce(open.tip.textContent); return; }
   hide();
   const entry = (await definitions()).get(node.dataset.term.toLowerCase());
   if (!node.isConnected || open) return;
@@ -50,14 +65,18 @@ async function show(node) {
   node.setAttribute('aria-expanded', 'true');
   node.setAttribute('aria-describedby', 'term-tip');
   open = { node, tip };
+  announce(tip.textContent);
 }
 
 const termOf = (target) => (target instanceof Element ? target.closest('.term') : null);
-const inside = (target) => open && (open.node.contains(target) || open.tip.contains(target));
+const inside = (target) => open && target instanceof Node && (open.node.contains(target) || open.tip.contains(target));
 
+// The pointer may travel from the term to its note (and its link): the note waits a moment before it goes.
 document.addEventListener('mouseover', (event) => {
   const node = termOf(event.target);
-  if (node) show(node); else if (open && !inside(event.target) && open.node !== document.activeElement) hide();
+  if (node) { show(node); return; }
+  if (inside(event.target)) { clearTimeout(hideTimer); return; }
+  if (open && !inside(document.activeElement)) { clearTimeout(hideTimer); hideTimer = setTimeout(() => hide(), 800); }
 });
 document.addEventListener('focusin', (event) => {
   const node = termOf(event.target);
@@ -69,8 +88,8 @@ document.addEventListener('click', (event) => {
   if (node) show(node); else if (open && !inside(event.target)) hide();
 });
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && open) { hide({ refocus: true }); return; }
+  if (event.key === 'Escape' && open) { hide({ refocus: inside(document.activeElement) }); return; }
   const node = termOf(event.target);
-  if (node && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); dismissed = null; show(node); }
+  if (node && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); dismissed = null; show(node, { again: true }); }
 });
 window.addEventListener('hashchange', () => hide());

@@ -87,7 +87,12 @@ async function lessonScreen(id, live) {
       const chosen = form.querySelector(`input[name="q${i}"]:checked`);
       return chosen ? Number.parseInt(chosen.value, 10) : null;
     });
-    if (answers.every((a) => a === null)) { error.textContent = 'Choose an answer for each question first.'; return; }
+    const blank = answers.indexOf(null);
+    if (blank >= 0) {
+      error.textContent = `Choose an answer for question ${blank + 1} first.`;
+      document.getElementById(`q${blank}-0`).focus();
+      return;
+    }
     check.disabled = true;
     try {
       const graded = await api(`/api/v1/learn/lessons/${encodeURIComponent(lesson.id)}/quiz`, { method: 'POST', body: { answers } });
@@ -134,7 +139,12 @@ async function tryIt(action, button, live) {
   const error = document.getElementById('try-error');
   error.textContent = '';
   if (action.link) { location.hash = action.link; return; }
-  if (!action.replay) { error.textContent = 'This market data cannot play that moment of history: try it with the real data pack.'; return; }
+  if (!action.replay) {
+    error.textContent = action.action.startsWith('start-scenario:')
+      ? 'This market data cannot play that moment of history: try it with the real data pack.'
+      : 'There is no company to open with this market data right now.';
+    return;
+  }
   button.disabled = true;
   document.getElementById('try-status').textContent = 'Starting the replay…';
   try {

@@ -162,7 +162,11 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
   if (focus === 'options') document.getElementById('options')?.scrollIntoView();
   const trade = (side) => openTradeSheet({ side, asset, portfolio, onDone: route });
   // #/stock/MSFT/limit (a lesson's "place your first limit order"): the buy sheet, a limit order ready.
-  if (focus === 'limit' && !closed && !ended) openTradeSheet({ side: 'buy', asset, portfolio, onDone: route, orderType: 'limit' });
+  if (focus === 'limit') {
+    // Once: the page's own address again, so that redrawing after a trade does not open it anew.
+    history.replaceState(null, '', `#/stock/${encodeURIComponent(asset.symbol)}`);
+    if (!closed && !ended) openTradeSheet({ side: 'buy', asset, portfolio, onDone: route, orderType: 'limit' });
+  }
   document.getElementById('buy').addEventListener('click', () => trade('buy'));
   document.getElementById('sell').addEventListener('click', () => trade('sell'));
   document.getElementById('watch').addEventListener('click', async (event) => {
