@@ -30,7 +30,7 @@ def set_alert(driver, server, symbol, condition, value):
     field.clear()
     field.send_keys(value)
     field.send_keys(Keys.ENTER)
-    text_in(driver, "#toast", "Alert set")
+    text_in(driver, "#toast", "Alert set", seconds=40)   # CI once waited over 15 s for it on a loaded machine
 
 
 def test_an_alert_fires_and_shows_in_the_inbox(server, driver_factory, screenshots):
