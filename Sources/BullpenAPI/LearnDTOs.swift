@@ -99,20 +99,20 @@ public struct LessonDTO: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /api/v1/learn/lessons/{id}/quiz`: one choice per question, in order (null: left blank).
+/// `POST /api/v1/learn/lessons/{id}/quiz`: one choice per question, in order, every question answered.
 public struct QuizAnswersRequest: Codable, Sendable, Hashable, RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable { case answers }
-    public var answers: [Int?]
-    public init(answers: [Int?]) { self.answers = answers }
+    public var answers: [Int]
+    public init(answers: [Int]) { self.answers = answers }
 }
 
 /// One question's outcome.
 public struct QuizAnswerDTO: Codable, Sendable, Hashable {
-    public var chosen: Int?
+    public var chosen: Int
     public var correct: Int
     public var right: Bool
     public var explanation: String
-    public init(chosen: Int?, correct: Int, right: Bool, explanation: String) {
+    public init(chosen: Int, correct: Int, right: Bool, explanation: String) {
         self.chosen = chosen; self.correct = correct; self.right = right; self.explanation = explanation
     }
 }

@@ -164,6 +164,10 @@ public struct QuizResult: Sendable, Hashable {
     public var total: Int
     public var right: [Bool]
     public var passed: Bool
+
+    public init(correct: Int, total: Int, right: [Bool], passed: Bool) {
+        self.correct = correct; self.total = total; self.right = right; self.passed = passed
+    }
 }
 
 /// One glossary entry: a term, its definition in a sentence or two, and the lesson that explains it.
@@ -203,18 +207,26 @@ public struct GlossaryTerm: Sendable, Hashable {
 
 /// How easy a text is to read.
 public enum Readability {
-    /// Flesch reading ease of plain text (Markdown marks ignored): 206.835 − 1.015 × words per
-    /// sentence − 84.6 × syllables per word. 60 to 70 is plain English; higher is easier.
-    /// Syllables are counted by vowel groups (a silent final e dropped), as such tools do.
+    /// Flesch reading ease of Markdown text: 206.835 − 1.015 × words per sentence − 84.6 ×
+    /// syllables per word. 60 to 70 is plain English; higher is easier. A sentence ends at . ! or ?;
+    /// a heading, a list item and a paragraph end one too, but a line wrapped inside a paragraph
+    /// does not. Syllables are counted by vowel groups (a silent final e dropped), as such tools do.
     public static func fleschReadingEase(_ text: String) -> Double {
         let words = text.split { !$0.isLetter && !$0.isNumber && $0 != "'" }.map { $0.lowercased() }.filter { $0.contains(where: \.isLetter) }
         guard !words.isEmpty else { return 0 }
+        // Blocks: paragraphs, and each heading or list item on its own.
+        var blocks: [String] = [], current = ""
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            let starts = line.hasPrefix("#") || line.hasPrefix("- ") || line.hasPrefix("* ") || line.first?.isNumber == true && line.contains(". ")
+            if line.isEmpty || starts { blocks.append(current); current = "" }
+            current += " " + line
+        }
+        blocks.append(current)
         var sentences = 0
-        var previousWasEnd = false
-        for character in text {
-            let end = character == "." || character == "!" || character == "?" || character == "\n"
-            if end, !previousWasEnd { sentences += 1 }
-            previousWasEnd = end || (previousWasEnd && (character == " " || character == "\"" || character == ")"))
+        for block in blocks where block.contains(where: \.isLetter) {
+            let ends = block.split(whereSeparator: { ".!?".contains($0) }).filter { $0.contains(where: \.isLetter) }.count
+            sentences += max(1, ends)
         }
         sentences = max(1, sentences)
         let syllables = words.reduce(0) { $0 + syllableCount($1) }

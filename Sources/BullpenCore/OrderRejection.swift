@@ -26,6 +26,9 @@ public enum OrderRejection: Error, Sendable, Hashable {
     case belowMinimumPrice(Symbol, price: Price, minimum: Money)
     /// The rules trade only while the exchange is open.
     case marketClosed
+    /// A coin's opening or closing order (`opg`, `cls`): a coin trades around the clock.
+    public static let coinAuction = OrderRejection.orderTypeNotAvailable(
+        "A coin trades around the clock: it has no opening or closing auction to fill at. Use a day order (until midnight UTC) or a good-'til-cancelled one.")
     /// A replay standing on a day the exchange is closed (its clock counts every day, for coins):
     /// shares and options trade again on `opens`.
     case exchangeClosed(on: SessionDate, opens: SessionDate)

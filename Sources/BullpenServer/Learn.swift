@@ -46,6 +46,9 @@ struct LearnCatalog: Sendable {
                     problems.append("\(file.lastPathComponent): the file is named NN-\(lesson.id).md after its id")
                 }
                 if lesson.body.contains("<") { problems.append("\(file.lastPathComponent): no HTML in a lesson, Markdown only") }
+                if case .startScenario(let id)? = lesson.tryAction, Scenario.named(id) == nil {
+                    problems.append("\(file.lastPathComponent): there is no scenario '\(id)' (see Scenario.all)")
+                }
                 let words = lesson.body.split { !$0.isLetter && !$0.isNumber && $0 != "'" }.count
                 entries.append(Entry(lesson: lesson, html: parser.html(from: lesson.body),
                                      readability: Readability.fleschReadingEase(lesson.body), words: words))
@@ -112,13 +115,12 @@ enum TryItResolver {
             let path = "#/stock/" + symbol.rawValue
             dto.link = action == .openStock ? path : action == .openOptions ? path + "/options" : path + "/limit"
         case .startScenario(let id):
-            guard let source, let scenario = Scenario.named(id) else { break }
+            guard let source, let scenario = Scenario.named(id), let range = await source.replayRange(),
+                  range.contains(scenario.start) else { break }
             dto.name = scenario.name
-            if try await Scenario.available(on: source).contains(where: { $0.scenario.id == id }) {
-                dto.replay = ReplayRequest(scenario: id)
-            } else if let range = await source.replayRange(), range.contains(scenario.start) {
-                dto.replay = ReplayRequest(start: scenario.start.description, holdings: "random")
-            }
+            // Its own stocks where the data have them (what Scenario.available asks, for this one only).
+            dto.replay = try await scenario.tradableSymbols(on: source).isEmpty
+                ? ReplayRequest(start: scenario.start.description, holdings: "random") : ReplayRequest(scenario: id)
         }
         return dto
     }

@@ -28,15 +28,12 @@ extension BatchPlan {
         }
         let assetClass = request.assetClass
         if assetClass == .crypto, terms.timeInForce == .opg || terms.timeInForce == .cls {
-            throw OrderRejection.orderTypeNotAvailable("A coin trades around the clock: it has no opening or closing auction to fill at. Use a day order (until midnight UTC) or a good-'til-cancelled one.")
+            throw OrderRejection.coinAuction
         }
         var schedule: OrderSchedule
-        // A replay standing on a day the exchange is closed (it counts every day, for coins).
-        var exchangeClosed = false
         switch priced.clock {
         case .replay(let date):
             schedule = OrderSchedule.replay(terms.timeInForce, on: SessionDate(date), assetClass: assetClass)
-            exchangeClosed = assetClass != .crypto && !TradingCalendar().isTradingDay(SessionDate(date))
         case .live:
             if terms.timeInForce == .opg || terms.timeInForce == .cls {
                 throw OrderRejection.orderTypeNotAvailable("At-the-open (opg) and at-the-close (cls) orders fill on the next session's daily bar: they are for replay portfolios. On the live market, use a day order.")
@@ -81,7 +78,7 @@ extension BatchPlan {
         if rules.marketHoursOnly, priced.clock == .live, !priced.pricing.marketOpen { fill = nil }
         // On a replay day the exchange is closed, the last close is not a price to trade shares at:
         // the order waits for the next session's bar.
-        if exchangeClosed { fill = nil }
+        if priced.closedExchange != nil { fill = nil }
         working = evaluated
         record.waterMark = working.waterMark
         record.triggered = working.triggered

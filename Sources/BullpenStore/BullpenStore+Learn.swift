@@ -48,53 +48,43 @@ extension BullpenStore {
         return Dictionary(rows.map { ($0.lessonId, LessonProgress($0)) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Notes that the player read `lesson` (the first time only).
+    /// Notes that the player read `lesson` (the first time only: a lesson read before is not written again).
     @discardableResult
     public func markLessonRead(_ lesson: String, owner: UserID) async throws -> LessonProgress {
-        try await changeProgress(lesson, owner: owner) { row, now in
-            if row.readAt == nil { row.readAt = now }
+        if let known = try await progressRow(lesson, owner: owner, on: db) { return LessonProgress(known) }
+        return try await transaction { db in
+            let row = LearnProgressRow(id: self.ids.makeUUID(), userId: owner.uuid, lessonId: lesson, readAt: self.time.now(),
+                                       attempts: 0, lastCorrect: 0, bestCorrect: 0, total: 0, lastTakenAt: nil, passedAt: nil)
+            try await self.sql(db).insert(into: "learn_progress").model(row, with: Self.rowEncoder)
+                .ignoringConflicts(with: ["user_id", "lesson_id"]).run()
+            return LessonProgress(try await self.progressRow(lesson, owner: owner, on: db) ?? row)
         }
     }
 
     /// Records an attempt at `lesson`'s quiz: the last score, the best, and when it first passed.
+    /// One statement adds it to the row (an upsert), so attempts made at once all count and the
+    /// best score never goes down, on SQLite and PostgreSQL alike.
     public func recordQuiz(_ lesson: String, result: QuizResult, owner: UserID) async throws -> LessonProgress {
-        try await changeProgress(lesson, owner: owner) { row, now in
-            row.readAt = row.readAt ?? now
-            row.attempts += 1
-            row.lastCorrect = result.correct
-            row.bestCorrect = max(row.bestCorrect, result.correct)
-            row.total = result.total
-            row.lastTakenAt = now
-            if result.passed, row.passedAt == nil { row.passedAt = now }
+        try await transaction { db in
+            let now = self.time.now()
+            let row = LearnProgressRow(id: self.ids.makeUUID(), userId: owner.uuid, lessonId: lesson, readAt: now, attempts: 1,
+                                       lastCorrect: result.correct, bestCorrect: result.correct, total: result.total,
+                                       lastTakenAt: now, passedAt: result.passed ? now : nil)
+            let existing = #""learn_progress"."#, new = #""excluded"."#
+            try await self.sql(db).insert(into: "learn_progress").model(row, with: Self.rowEncoder)
+                .onConflict(with: ["user_id", "lesson_id"]) { update in
+                    update.set("attempts", to: SQLRaw(existing + #""attempts" + 1"#))
+                        .set(excludedValueOf: "last_correct").set(excludedValueOf: "total").set(excludedValueOf: "last_taken_at")
+                        .set("best_correct", to: SQLRaw("CASE WHEN \(new)\"best_correct\" > \(existing)\"best_correct\" THEN \(new)\"best_correct\" ELSE \(existing)\"best_correct\" END"))
+                        .set("passed_at", to: SQLRaw("COALESCE(\(existing)\"passed_at\", \(new)\"passed_at\")"))
+                        .set("read_at", to: SQLRaw("COALESCE(\(existing)\"read_at\", \(new)\"read_at\")"))
+                }.run()
+            return LessonProgress(try await self.progressRow(lesson, owner: owner, on: db) ?? row)
         }
     }
 
-    /// Reads the row (or a new one), changes it, writes it, in one transaction; two requests at
-    /// once both count (the loser of a first insert tries again as an update).
-    private func changeProgress(_ lesson: String, owner: UserID,
-                                _ change: @escaping @Sendable (inout LearnProgressRow, Date) -> Void) async throws -> LessonProgress {
-        for attempt in 1...3 {
-            do {
-                return try await transaction { db in
-                    let sql = self.sql(db)
-                    let now = self.time.now()
-                    let existing = try await sql.select().column("*").from("learn_progress").where("user_id", .equal, owner.uuid)
-                        .where("lesson_id", .equal, lesson).first(decoding: LearnProgressRow.self, with: Self.rowDecoder)
-                    var row = existing ?? LearnProgressRow(id: self.ids.makeUUID(), userId: owner.uuid, lessonId: lesson, readAt: nil,
-                                                            attempts: 0, lastCorrect: 0, bestCorrect: 0, total: 0,
-                                                            lastTakenAt: nil, passedAt: nil)
-                    change(&row, now)
-                    if existing == nil {
-                        try await sql.insert(into: "learn_progress").model(row, with: Self.rowEncoder).run()
-                    } else {
-                        try await sql.update("learn_progress").set(model: row, with: Self.rowEncoder).where("id", .equal, row.id).run()
-                    }
-                    return LessonProgress(row)
-                }
-            } catch where Self.isConstraintFailure(error) && attempt < 3 {
-                continue
-            }
-        }
-        throw StoreError.unavailable
+    private func progressRow(_ lesson: String, owner: UserID, on db: any Database) async throws -> LearnProgressRow? {
+        try await sql(db).select().column("*").from("learn_progress").where("user_id", .equal, owner.uuid)
+            .where("lesson_id", .equal, lesson).first(decoding: LearnProgressRow.self, with: Self.rowDecoder)
     }
 }

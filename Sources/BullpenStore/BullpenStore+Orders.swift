@@ -31,6 +31,15 @@ public struct PricedOrder: Sendable {
         self.marks = marks
     }
 
+    /// The replay day it stands on when the exchange is closed then (a replay holding coins counts
+    /// every day) and it is not a coin's order, with the next session; nil otherwise. The calendar
+    /// is the one the replay knows: no unscheduled closure after its date (Hurricane Sandy).
+    public var closedExchange: (day: SessionDate, opens: SessionDate)? {
+        guard case .replay(let date) = clock, request.assetClass != .crypto else { return nil }
+        let day = SessionDate(date), calendar = TradingCalendar(closuresKnownThrough: day)
+        return calendar.isTradingDay(day) ? nil : (day, calendar.nextTradingDay(after: day))
+    }
+
     /// What the rules are checked against when the ledger executes it at `now`.
     func context(now: Date) -> OrderContext {
         var live = false

@@ -72,6 +72,8 @@ struct LearnAPITests {
             #expect(lesson.html.contains("<h2>") || lesson.html.contains("<p>"))
             #expect(lesson.previous == "how-an-order-fills" && lesson.next == "diversification")
             #expect(!lesson.terms.isEmpty && lesson.terms.allSatisfy { $0.lesson == "bid-and-ask" || !$0.definition.isEmpty })
+            let written = try #require(try LearnRoutes.catalog().entry("bid-and-ask")).lesson.terms.map { $0.lowercased() }
+            #expect(lesson.terms.map { $0.term.lowercased() } == written && lesson.terms.allSatisfy { !$0.definition.isEmpty })
             #expect(!reply.text.contains("\"correct\""), "the quiz is sent without its answers")
             let read = try await server.send(.GET, "/api/v1/learn/lessons", token: player.accessToken).decode(LessonListDTO.self)
             #expect(read.read == 1 && read.lessons.first { $0.id == "bid-and-ask" }?.read == true)
@@ -92,8 +94,9 @@ struct LearnAPITests {
             #expect(!retake.passed && retake.progress.passed && retake.progress.bestCorrect == quiz.count && retake.progress.attempts == 3)
             _ = try await server.waitForAchievement(player, "first-lesson")
 
-            // Refused: too few answers, a choice out of range, an unknown field, an unknown lesson.
-            for body in [#"{"answers":[0]}"#, #"{"answers":[9,0,0,0]}"#, #"{"answers":[0,0,0,0],"cheat":true}"#, #"{"answers":"all"}"#] {
+            // Refused: too few answers, a choice out of range, an unknown field, a blank (it would give its answer away), an unknown lesson.
+            for body in [#"{"answers":[0]}"#, #"{"answers":[9,0,0,0]}"#, #"{"answers":[0,0,0,0],"cheat":true}"#, #"{"answers":"all"}"#,
+                         #"{"answers":[0,null,0,0]}"#] {
                 let bad = try await server.send(.POST, path, token: player.accessToken, body: body)
                 #expect(bad.status == 400, "\(body): \(bad.status) \(bad.text)")
             }

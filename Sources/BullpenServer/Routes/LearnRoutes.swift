@@ -53,9 +53,11 @@ struct LearnRoutes: RouteCollection {
         let entry = try Self.entry(req, catalog)
         let lesson = entry.lesson
         let stored = try await req.bullpen.store.markLessonRead(lesson.id, owner: caller.user)
+        // The lesson reads whatever the market data do: a try-it they cannot resolve has nothing to open.
         var tryIt: TryItDTO?
         if let action = lesson.tryAction, let label = lesson.tryLabel {
-            tryIt = try await TryItResolver.resolve(action, label: label, source: req.bullpen.marketData)
+            tryIt = (try? await TryItResolver.resolve(action, label: label, source: req.bullpen.marketData))
+                ?? TryItDTO(action: action.description, label: label)
         }
         let index = catalog.lessons.firstIndex { $0.lesson.id == lesson.id }!
         let terms = lesson.terms.compactMap { term in catalog.glossary.first { $0.term.lowercased() == term.lowercased() } }
@@ -73,17 +75,17 @@ struct LearnRoutes: RouteCollection {
         let lesson = try Self.entry(req, catalog).lesson
         let answers = try req.decodeJSON(QuizAnswersRequest.self).answers
         guard answers.count == lesson.quiz.count else {
-            throw APIError.validation("answers must have one entry per question: \(lesson.quiz.count), each a choice's index or null.")
+            throw APIError.validation("answers must have one entry per question: \(lesson.quiz.count), each a choice's index.")
         }
-        for (index, answer) in answers.enumerated() {
-            if let answer, !lesson.quiz[index].choices.indices.contains(answer) {
-                throw APIError.validation("answers[\(index)] must be a choice from 0 to \(lesson.quiz[index].choices.count - 1), or null.")
-            }
+        for (index, answer) in answers.enumerated() where !lesson.quiz[index].choices.indices.contains(answer) {
+            throw APIError.validation("answers[\(index)] must be a choice from 0 to \(lesson.quiz[index].choices.count - 1).")
         }
         let result = lesson.grade(answers)
         let stored = try await req.bullpen.store.recordQuiz(lesson.id, result: result, owner: caller.user)
         if result.passed {
-            let passed = try await req.bullpen.store.learnProgress(owner: caller.user).values.filter { $0.passedAt != nil }.count
+            // The lessons of the catalog only: progress on a lesson since removed does not count.
+            let passed = try await req.bullpen.store.learnProgress(owner: caller.user).values
+                .filter { $0.passedAt != nil && catalog.entry($0.lesson) != nil }.count
             await req.bullpen.notifier.record(.quizzesPassed(passed), for: caller.user)
         }
         let details = lesson.quiz.enumerated().map { index, question in

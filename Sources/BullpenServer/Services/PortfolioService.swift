@@ -146,7 +146,7 @@ struct PortfolioService: Sendable {
         }
         // A replay whose clock counts every day (it holds coins) may stand on a day the exchange is
         // closed: coins trade then, shares and options wait for the next session.
-        if request.terms.fillsAtOnce, let closed = Self.exchangeClosed(priced) {
+        if request.terms.fillsAtOnce, let closed = priced.closedExchange {
             throw OrderRejection.exchangeClosed(on: closed.day, opens: closed.opens)
         }
         // A replay league's shared clock moves on sessions, so its walk never sees a coin's
@@ -157,15 +157,6 @@ struct PortfolioService: Sendable {
                 "A replay league's clock moves on the exchange's sessions: a coin's order there fills at once (a market order, or a limit the price reaches, \(priced.price.dollars) now).")
         }
         return priced
-    }
-
-    /// The replay day `priced` stands on when the exchange is closed then and it is not a coin's
-    /// order, with the next session; nil otherwise.
-    static func exchangeClosed(_ priced: PricedOrder) -> (day: SessionDate, opens: SessionDate)? {
-        guard case .replay(let date) = priced.clock, priced.request.assetClass != .crypto else { return nil }
-        // The calendar as the replay knows it: no unscheduled closure after its date (Hurricane Sandy).
-        let day = SessionDate(date), calendar = TradingCalendar(closuresKnownThrough: day)
-        return calendar.isTradingDay(day) ? nil : (day, calendar.nextTradingDay(after: day))
     }
 
     /// Whether a working order on `priced`'s terms would fill at once at its price.
@@ -302,10 +293,10 @@ struct PortfolioService: Sendable {
             preview.problems.append(.orderTypeNotAvailable("At-the-open and at-the-close orders are for replay portfolios."))
         }
         if priced.request.assetClass == .crypto, request.terms.timeInForce == .opg || request.terms.timeInForce == .cls {
-            preview.problems.append(.orderTypeNotAvailable("A coin trades around the clock: it has no opening or closing auction to fill at."))
+            preview.problems.append(.coinAuction)
         }
         let now = "The price now is \(priced.price.dollars)"
-        if let closed = Self.exchangeClosed(priced) {
+        if let closed = priced.closedExchange {
             priced.note = "\(now), the last close: the exchange is closed on \(closed.day.weekdayName) \(closed.day), so the order waits for the session of \(closed.opens.weekdayName) \(closed.opens)."
         } else {
             priced.note = wouldFillNow(priced)
