@@ -65,6 +65,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case leaguePortfolio = "league_portfolio"
     case marketClosed = "market_closed"
     case orderNotOpen = "order_not_open"
+    case firstRunNotActive = "first_run_not_active"
+    case firstRunStepOutOfOrder = "first_run_step_out_of_order"
     // 422: well-formed, but the rules say no.
     case invalidUsername = "invalid_username"
     case weakPassword = "weak_password"
@@ -122,7 +124,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
         case .usernameTaken, .portfolioNameTaken, .tooManyPortfolios, .duplicateClientOrderID, .idempotencyKeyReused,
              .watchlistNameTaken, .tooManyWatchlists, .watchlistFull, .tooManyAlerts, .tooManyKeys, .topUpNotAvailable, .portfolioChanged, .notReplay, .replayEnded,
              .endOfData, .reportNotReady, .portfolioClosed, .leagueStarted, .leagueNotStarted, .leagueEnded, .alreadyMember,
-             .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed, .orderNotOpen: 409
+             .lateJoinClosed, .ownerMustStay, .leagueClock, .leaguePortfolio, .marketClosed, .orderNotOpen,
+             .firstRunNotActive, .firstRunStepOutOfOrder: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .upgradeRequired: 426

@@ -131,3 +131,33 @@ public struct QuizResultDTO: Codable, Sendable, Hashable {
         self.progress = progress
     }
 }
+
+/// A step of the guided first run.
+public struct FirstRunStepDTO: Codable, Sendable, Hashable {
+    /// `find`, `buy` or `see`, in that order.
+    public var id: String
+    public var title: String
+    public var done: Bool
+    public init(id: String, title: String, done: Bool) { self.id = id; self.title = title; self.done = done }
+}
+
+/// `GET /api/v1/learn/first-run`: the guided first run (find a company, buy a share, see it in the portfolio).
+public struct FirstRunDTO: Codable, Sendable, Hashable {
+    /// `available` (never started), `active`, `skipped` or `finished`.
+    public var status: String
+    public var steps: [FirstRunStepDTO]
+    /// The step to take now, while the run is active.
+    public var next: String?
+    public var startedAt: Date?
+    public var finishedAt: Date?
+    public init(status: String, steps: [FirstRunStepDTO], next: String?, startedAt: Date?, finishedAt: Date?) {
+        self.status = status; self.steps = steps; self.next = next; self.startedAt = startedAt; self.finishedAt = finishedAt
+    }
+}
+
+/// `PUT /api/v1/learn/first-run`: `active` starts it (again) from its first step, `skipped` skips it.
+public struct FirstRunUpdateRequest: Codable, Sendable, Hashable, RequestBody {
+    public enum CodingKeys: String, CodingKey, CaseIterable { case status }
+    public var status: String
+    public init(status: String) { self.status = status }
+}

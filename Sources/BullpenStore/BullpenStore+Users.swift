@@ -19,6 +19,9 @@ extension BullpenStore {
             try await transaction { db in
                 try await self.sql(db).insert(into: "users").model(row, with: Self.rowEncoder).run()
                 try await self.sql(db).insert(into: "portfolios").model(portfolio, with: Self.rowEncoder).run()
+                // A new player's guided first run starts with the account.
+                try await self.sql(db).insert(into: "first_runs")
+                    .model(FirstRunRow(id: self.ids.makeUUID(), userId: row.id, run: .started(at: now)), with: Self.rowEncoder).run()
             }
         } catch where Self.isConstraintFailure(error) {
             throw StoreError.usernameTaken
@@ -69,7 +72,7 @@ extension BullpenStore {
                 .all().map { try $0.decode(column: "id", as: UUID.self) }
             if !sessions.isEmpty { try await sql.delete(from: "refresh_tokens").where("session_id", .in, sessions).run() }
             try await self.handOverLeagues(of: user, on: db)
-            for table in ["portfolios", "watchlists", "sessions", "idempotency_keys", "learn_progress"] {
+            for table in ["portfolios", "watchlists", "sessions", "idempotency_keys", "learn_progress", "first_runs"] {
                 try await sql.delete(from: table).where("user_id", .equal, user.uuid).run()
             }
             try await sql.delete(from: "users").where("id", .equal, user.uuid).run()

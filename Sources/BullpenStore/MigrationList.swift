@@ -16,5 +16,6 @@ extension Migrations {
         M0017_AddAPIKeys(),
         M0018_FixedPointQuantities(),
         M0019_AddLearnProgress(),
+        M0020_AddFirstRun(),
     ]
 }

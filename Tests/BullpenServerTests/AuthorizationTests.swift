@@ -69,6 +69,9 @@ struct AuthorizationTests {
         (.GET, "/api/v1/learn/lessons", nil),
         (.GET, "/api/v1/learn/lessons/what-is-a-stock", nil),
         (.POST, "/api/v1/learn/lessons/what-is-a-stock/quiz", #"{"answers":[0,0,0,0]}"#),
+        (.GET, "/api/v1/learn/first-run", nil),
+        (.PUT, "/api/v1/learn/first-run", #"{"status":"skipped"}"#),
+        (.POST, "/api/v1/learn/first-run/steps/find", nil),
         // These end the caller's credentials: last.
         (.POST, "/api/v1/me/password", #"{"currentPassword":"wrong password!","newPassword":"another long passphrase"}"#),
         (.DELETE, "/api/v1/me", #"{"password":"wrong password!"}"#),
@@ -103,7 +106,7 @@ struct AuthorizationTests {
     /// A route's `METHOD /path` with its parameters as `{...}` (their names not kept: a table row
     /// names the thing it uses, the router names the parameter).
     static func shape(_ method: HTTPMethod, _ path: String) -> String {
-        let values: Set<Substring> = ["MSFT", "MSFT261218C00100000", "what-is-a-stock"]   // the symbol, contract and lesson the tables use
+        let values: Set<Substring> = ["MSFT", "MSFT261218C00100000", "what-is-a-stock", "find"]   // the symbol, contract, lesson and first-run step the tables use
         let segments = path.split(separator: "?")[0].split(separator: "/").map { segment in
             segment.hasPrefix("{") || UUID(uuidString: String(segment)) != nil || values.contains(segment) ? "{}" : String(segment)
         }

@@ -113,6 +113,81 @@ struct LearnAPITests {
         }
     }
 
+    /// The guided first run over HTTP: a new account's run starts with it; finding is marked by the
+    /// app, buying counts by itself (here an order through the API), seeing the portfolio finishes it;
+    /// steps out of order, a skipped run, and bad bodies are refused; started again, only a new
+    /// purchase counts.
+    @Test func aNewPlayersFirstRun() async throws {
+        try await withServer { server in
+            let player = try await server.register()
+            let token = player.accessToken
+            func run() async throws -> FirstRunDTO {
+                try await server.send(.GET, "/api/v1/learn/first-run", token: token).decode(FirstRunDTO.self)
+            }
+            func step(_ name: String) async throws -> TestServer.Reply {
+                try await server.send(.POST, "/api/v1/learn/first-run/steps/\(name)", token: token)
+            }
+            let fresh = try await run()
+            #expect(fresh.status == "active" && fresh.next == "find" && fresh.startedAt != nil && fresh.finishedAt == nil)
+            #expect(fresh.steps.map(\.id) == ["find", "buy", "see"] && fresh.steps.allSatisfy { !$0.done })
+            #expect(fresh.steps.map(\.title) == ["Find a company", "Buy a share", "See it in your portfolio"])
+
+            // Seeing the portfolio before buying, or marking the purchase, is refused; an unknown step is not found.
+            let early = try await step("see")
+            #expect(early.status == 409 && early.errorCode == "first_run_step_out_of_order", "\(early.text)")
+            let claimed = try await step("buy")
+            #expect(claimed.status == 400 && claimed.errorCode == "validation_failed")
+            #expect(try await step("dance").status == 404)
+
+            let found = try await step("find").decode(FirstRunDTO.self)
+            #expect(found.next == "buy" && found.steps.map(\.done) == [true, false, false])
+            #expect(try await step("find").decode(FirstRunDTO.self) == found, "a step marked again changes nothing")
+
+            // A purchase through the API counts (the app is not the only way to buy); a sale would not.
+            let bought = try await server.order(player, "buy", ExactNumber("1"), "MSFT")
+            try #require(bought.status == 201, "\(bought.text)")
+            try await server.expectBalanced(player, player.mainPortfolio)
+            let afterBuying = try await run()
+            #expect(afterBuying.next == "see" && afterBuying.steps.map(\.done) == [true, true, false])
+
+            let finished = try await step("see").decode(FirstRunDTO.self)
+            #expect(finished.status == "finished" && finished.next == nil && finished.finishedAt != nil && finished.steps.allSatisfy(\.done))
+            #expect(try await step("see").decode(FirstRunDTO.self).status == "finished")
+            // Skipping a finished run keeps it finished.
+            let kept = try await server.send(.PUT, "/api/v1/learn/first-run", token: token, json: FirstRunUpdateRequest(status: "skipped"))
+            #expect(try kept.decode(FirstRunDTO.self).status == "finished")
+
+            // Started again from Help: every step to do, and the earlier purchase no longer counts.
+            let again = try await server.send(.PUT, "/api/v1/learn/first-run", token: token, json: FirstRunUpdateRequest(status: "active"))
+                .decode(FirstRunDTO.self)
+            #expect(again.status == "active" && again.next == "find" && again.steps.allSatisfy { !$0.done })
+            #expect(again.startedAt! > fresh.startedAt!)
+            #expect(try await server.order(player, "sell", ExactNumber("1"), "MSFT").status == 201)
+            #expect(try await run().steps.map(\.done) == [false, false, false], "a sale is not a purchase")
+            // Buying without the app's search marks the company found too.
+            #expect(try await server.order(player, "buy", ExactNumber("2"), "MSFT").status == 201)
+            #expect(try await run().next == "see")
+            try await server.expectBalanced(player, player.mainPortfolio)
+
+            // Skipped: its steps are refused until it starts again.
+            let skipped = try await server.send(.PUT, "/api/v1/learn/first-run", token: token, json: FirstRunUpdateRequest(status: "skipped"))
+            #expect(try skipped.decode(FirstRunDTO.self).status == "skipped")
+            #expect(try await run().next == nil)
+            let refused = try await step("see")
+            #expect(refused.status == 409 && refused.errorCode == "first_run_not_active")
+
+            // Bad bodies: a status that cannot be set, an unknown field, no status.
+            for body in [#"{"status":"finished"}"#, #"{"status":"active","step":"see"}"#, #"{}"#, #"{"status":1}"#] {
+                let bad = try await server.send(.PUT, "/api/v1/learn/first-run", token: token, body: body)
+                #expect(bad.status == 400, "\(body): \(bad.status) \(bad.text)")
+            }
+            #expect(try await run().status == "skipped")
+            // Another player's run is their own.
+            let other = try await server.register()
+            #expect(try await server.send(.GET, "/api/v1/learn/first-run", token: other.accessToken).decode(FirstRunDTO.self).next == "find")
+        }
+    }
+
     /// Every "try it" action works against the real pack and the demo exchange: its company
     /// exists, its replay can be created.
     @Test(arguments: ReplayMarket.available)

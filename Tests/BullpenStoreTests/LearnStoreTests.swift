@@ -35,4 +35,48 @@ struct LearnStoreTests {
             #expect(worse.attempts == 21 && worse.bestCorrect == 4 && worse.lastCorrect == 0 && worse.passedAt == progress.passedAt)
         }
     }
+
+    /// The first run on both databases: a new account's starts with it; a purchase (a fill of any
+    /// portfolio of the player's) counts from the run's start; steps marked at once from two
+    /// instances finish it once; a run started again counts only later purchases; the account's
+    /// deletion takes it along.
+    @Test(arguments: TestDatabases.kinds)
+    func theFirstRunFollowsThePlayersFills(kind: DatabaseKind) async throws {
+        try await TestDatabases.withStore(kind) { store, openAnother in
+            let other = try openAnother()
+            let (user, main) = try await store.makeUser()
+            let fresh = try await store.firstRun(owner: user.id)
+            #expect(fresh.run.status == .active && !fresh.bought && fresh.run.next(bought: false) == .find)
+            // Someone else's purchase is theirs.
+            let (stranger, theirs) = try await store.makeUser()
+            try await store.trade(.buy, Quantity(whole: 1), "MSFT", at: "10", in: theirs.id, owner: stranger.id)
+            #expect(try await store.firstRun(owner: user.id).bought == false)
+            #expect(try await store.markFirstRun(.see, owner: user.id) == .failure(.outOfOrder(.see, first: .buy)))
+
+            try await store.trade(.buy, Quantity(whole: 1), "MSFT", at: "10", in: main.id, owner: user.id)
+            let bought = try await other.firstRun(owner: user.id)
+            #expect(bought.bought && bought.run.next(bought: true) == .see)
+            // Two instances mark the last step at once: one finish, and it stays.
+            async let first = store.markFirstRun(.see, owner: user.id)
+            async let second = other.markFirstRun(.see, owner: user.id)
+            let (a, b) = try await (first, second)
+            let finishedAt = try #require(try await store.firstRun(owner: user.id).run.finishedAt)
+            #expect((try? a.get().run.status) == .finished && (try? b.get().run.status) == .finished)
+
+            // Started again: the purchase before no longer counts; a sale is not a purchase.
+            let again = try await store.startFirstRun(owner: user.id)
+            #expect(again.run.status == .active && !again.bought && again.run.startedAt! >= finishedAt)
+            try await store.trade(.sell, Quantity(whole: 1), "MSFT", at: "11", in: main.id, owner: user.id)
+            #expect(try await store.firstRun(owner: user.id).bought == false)
+            let skipped = try await store.skipFirstRun(owner: user.id)
+            #expect(skipped.run.status == .skipped)
+            #expect(try await store.markFirstRun(.find, owner: user.id) == .failure(.notRunning(.skipped)))
+
+            let audit = try await store.auditSnapshot(of: main.id, owner: user.id, prices: [:])
+            #expect(Invariants.check(audit).isEmpty, "\(Invariants.check(audit))")
+            try await store.deleteUser(user.id)
+            let gone = try await store.firstRun(owner: user.id)
+            #expect(gone.run.status == .available, "the account's run went with it")
+        }
+    }
 }

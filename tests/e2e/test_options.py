@@ -23,7 +23,8 @@ START = "2020-01-02"          # the replay's first day (a Thursday)
 EXPIRATION = "2020-01-17"     # that month's third Friday: the nearest monthly expiration
 LATER = "2020-02-21"          # February's monthly expiration, for exercising early
 
-DIALOG_CONTRAST_SCRIPT = CONTRAST_SCRIPT.replace("'main *, nav *, #banners *'", "'#dialog *'")
+DIALOG_CONTRAST_SCRIPT = CONTRAST_SCRIPT.replace("'main *, nav *, #banners *, #first-run *'", "'#dialog *'")
+assert DIALOG_CONTRAST_SCRIPT != CONTRAST_SCRIPT
 
 
 def signed_money_text(decimal_text):

@@ -285,7 +285,7 @@ function background(node) {
   return [255, 255, 255];   // the canvas behind a transparent page is white
 }
 const failures = [];
-for (const el of document.querySelectorAll('main *, nav *, #banners *')) {
+for (const el of document.querySelectorAll('main *, nav *, #banners *, #first-run *')) {
   const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join('');
   if (!text || el.offsetParent === null) continue;
   const style = getComputedStyle(el);

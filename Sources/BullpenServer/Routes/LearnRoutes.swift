@@ -7,7 +7,9 @@ import Vapor
 /// Learn: `GET /api/v1/learn/lessons` (every lesson with the player's progress),
 /// `GET /api/v1/learn/lessons/{id}` (one rendered, its quiz without answers; opening it counts as
 /// reading it), `POST /api/v1/learn/lessons/{id}/quiz` (graded and stored; retakes allowed) and
-/// `GET /api/v1/learn/glossary` (public).
+/// `GET /api/v1/learn/glossary` (public), and the guided first run: `GET /api/v1/learn/first-run`,
+/// `PUT /api/v1/learn/first-run` (start it again, or skip it) and
+/// `POST /api/v1/learn/first-run/steps/{step}` (a step taken in the app; buying is read from the fills).
 struct LearnRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let learn = routes.grouped("learn")
@@ -15,6 +17,9 @@ struct LearnRoutes: RouteCollection {
         learn.get("lessons", ":lessonId", use: lesson)
         learn.post("lessons", ":lessonId", "quiz", use: quiz)
         learn.get("glossary", use: glossary)
+        learn.get("first-run", use: firstRun)
+        learn.put("first-run", use: changeFirstRun)
+        learn.post("first-run", "steps", ":step", use: firstRunStep)
     }
 
     static func catalog() throws -> LearnCatalog {
@@ -98,5 +103,47 @@ struct LearnRoutes: RouteCollection {
     @Sendable func glossary(req: Request) async throws -> Response {
         let catalog = try Self.catalog()
         return try jsonResponse(GlossaryDTO(terms: catalog.glossary.map(catalog.glossaryDTO)))
+    }
+
+    static func firstRunDTO(_ state: FirstRunState) -> FirstRunDTO {
+        let done = state.run.done(bought: state.bought)
+        return FirstRunDTO(status: state.run.status.rawValue,
+                           steps: FirstRunStep.allCases.map { FirstRunStepDTO(id: $0.rawValue, title: $0.title, done: done.contains($0)) },
+                           next: state.run.next(bought: state.bought)?.rawValue, startedAt: state.run.startedAt,
+                           finishedAt: state.run.finishedAt)
+    }
+
+    @Sendable func firstRun(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        return try jsonResponse(Self.firstRunDTO(try await req.bullpen.store.firstRun(owner: caller.user)))
+    }
+
+    @Sendable func changeFirstRun(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let store = req.bullpen.store
+        switch try req.decodeJSON(FirstRunUpdateRequest.self).status {
+        case FirstRun.Status.active.rawValue: return try jsonResponse(Self.firstRunDTO(try await store.startFirstRun(owner: caller.user)))
+        case FirstRun.Status.skipped.rawValue: return try jsonResponse(Self.firstRunDTO(try await store.skipFirstRun(owner: caller.user)))
+        default: throw APIError.validation("status must be active (start the first run from its first step) or skipped.")
+        }
+    }
+
+    @Sendable func firstRunStep(req: Request) async throws -> Response {
+        let caller = try await req.caller()
+        let name = req.parameters.get("step") ?? ""
+        guard let step = FirstRunStep(rawValue: name) else {
+            throw APIError(.notFound, "There is no step '\(name)': the first run's steps are find, buy and see.")
+        }
+        switch try await req.bullpen.store.markFirstRun(step, owner: caller.user) {
+        case .success(let state): return try jsonResponse(Self.firstRunDTO(state))
+        case .failure(.doneByBuying):
+            throw APIError.validation("The buy step is done by buying a share, in any portfolio: it cannot be marked.")
+        case .failure(.notRunning(let status)):
+            throw APIError(.firstRunNotActive, status == .skipped
+                ? "The first run was skipped: PUT status active on /api/v1/learn/first-run starts it again."
+                : "The first run has not started: PUT status active on /api/v1/learn/first-run starts it.")
+        case .failure(.outOfOrder(let step, let first)):
+            throw APIError(.firstRunStepOutOfOrder, "The step '\(step.rawValue)' comes after '\(first.rawValue)': \(first.title.lowercased()) first.")
+        }
     }
 }

@@ -8,6 +8,7 @@ import { startRouter } from '/router.js';
 import { loadPortfolios } from '/portfolios.js';
 import { restoreSession } from '/api.js';
 import { startNotifications } from '/notifications.js';
+import { startFirstRunGuide } from '/components/first-run.js';
 
 startAppearance();
 startBanners();
@@ -21,4 +22,5 @@ await restoreSession();
 // The banners show a selected replay's date on every screen, also on one that loads no portfolio.
 if (currentSession()) loadPortfolios().catch(() => {});
 startNotifications();
+startFirstRunGuide();
 startRouter();

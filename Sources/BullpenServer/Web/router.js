@@ -71,6 +71,8 @@ export async function route() {
     const screen = await ROUTES[name].load();
     if (!live()) return;
     await screen.default({ name, params, live, onLeave: (fn) => cleanup.push(fn) });
+    // Who follows the player around (the first run's guide) hears which screen is showing.
+    if (live()) window.dispatchEvent(new CustomEvent('bullpen:screen', { detail: { name, params } }));
   } catch (error) {
     if (!live()) return;
     if (error instanceof ApiError && error.status === 401) { endSession(); location.hash = '#/login'; return; }

@@ -3,10 +3,14 @@
 // following, blocking, achievements), notifications, price alerts and top-ups (#/help/starting-over
 // opens there), and options (calls and puts with an example each, exercise and expiry,
 // writing and assignment, time decay, how prices are modelled; #/help/options opens there). Open to
-// everyone; a signed-in player also finds the way to Learn's lessons here.
+// everyone; a signed-in player also finds the way to Learn's lessons here, and takes the first run's
+// tour (find a company, buy a share, see it in the portfolio) again.
 import { html } from '/html.js';
-import { view } from '/router.js';
+import { navigate, view } from '/router.js';
 import { currentSession } from '/session.js';
+import { firstRunStatus, startFirstRun } from '/components/first-run.js';
+import { errorMessage } from '/api.js';
+import { toast } from '/components/toast.js';
 
 /** The replay topics: [title, text]. */
 const REPLAY_TOPICS = [
@@ -63,7 +67,9 @@ const OPTION_TOPICS = [
 
 export default function helpScreen({ params = [] } = {}) {
   view(html`<h1>How Bullpen works</h1>
-    ${currentSession() ? html`<div class="card" id="learn-link"><h2 class="flush-top">New to investing?</h2><p><a href="#/learn"><strong>Learn</strong></a>: short lessons in plain words (what a stock is, how an order fills, bubbles and crashes, calls and puts…), each with a quiz and something to try in Bullpen. The <a href="#/learn/glossary">glossary</a> explains the words.</p></div>` : ''}
+    ${currentSession() ? html`<div class="card" id="tour-card"><h2 class="flush-top">Getting started</h2><p>Three steps to your first trade, shown above every screen as you go: find a company, buy a share, see it in your portfolio.</p>
+      <button type="button" class="primary" id="take-tour">${firstRunStatus() === 'active' ? 'Start the tour again' : firstRunStatus() === 'finished' ? 'Take the tour again' : 'Take the tour'}</button></div>` : ''}
+    ${currentSession() ? html`<div class="card gap-top" id="learn-link"><h2 class="flush-top">New to investing?</h2><p><a href="#/learn"><strong>Learn</strong></a>: short lessons in plain words (what a stock is, how an order fills, bubbles and crashes, calls and puts…), each with a quiz and something to try in Bullpen. The <a href="#/learn/glossary">glossary</a> explains the words.</p></div>` : ''}
     <div class="card gap-top"><h2 class="flush-top">Buying</h2><p>Open <a href="#/market">Market</a>, search for a company by its symbol (like MSFT) or name (like “micro”), and open its page. Tap <strong>Buy</strong>, choose how many shares, review the estimated cost and confirm. The order fills at the market price: the latest price, or the last close while the market is closed. Market times are New York time (ET), the exchange's own.</p></div>
     <div class="card gap-top"><h2 class="flush-top">Selling</h2><p>On the page of a company you hold, tap <strong>Sell</strong>. You can sell up to the shares you own. The difference between what you sold for and what those shares cost you is your <em>realized</em> profit or loss.</p></div>
     <div class="card gap-top"><h2 class="flush-top">When a company's data ended</h2><p>Some companies in the history stopped trading (they were bought, merged or delisted), so their prices end on a date, marked <strong>Data ended</strong>. You cannot buy them; shares you hold keep their last price and you can sell them at it.</p></div>
@@ -84,6 +90,17 @@ export default function helpScreen({ params = [] } = {}) {
     <p>An option is a contract about 100 shares of a company: the right to buy them (a call) or to sell them (a put) at a set price until a set date. You can lose all you paid for it, but never more. Open a company's page and scroll to <strong>Options</strong>.</p>
     ${OPTION_TOPICS.map(([id, title, paragraphs]) => html`<div class="card gap-top" id="${id}"><h3 class="flush-top">${title}</h3>${paragraphs.map((text) => html`<p>${text}</p>`)}</div>`)}
     ${currentSession() ? '' : html`<p><a href="#/login">Back to log in</a></p>`}`);
+  const tour = document.getElementById('take-tour');
+  tour?.addEventListener('click', async () => {
+    tour.disabled = true;
+    try {
+      await startFirstRun();
+      navigate('#/market');
+    } catch (error) {
+      toast(errorMessage(error));
+      tour.disabled = false;
+    }
+  });
   const target = params[0] === 'options' ? 'options-help' : INBOX_TOPICS.some(([id]) => id === params[0]) ? params[0] : null;
   if (target) {
     const section = document.getElementById(target);
