@@ -9,11 +9,14 @@ import time
 import uuid
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
+from test_options import EXPIRATION, choose_expiration, new_replay, open_chain
 from test_replay import check_layout, focused_id, press, shoot, tab_to
-from test_webapp import LAPTOP, PHONE, click, go, loaded, sign_up, text_in, visible, wait
+from test_webapp import LAPTOP, PHONE, click, fetch_json, go, loaded, sign_up, text_in, visible, wait
 
 LESSONS = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "BullpenServer" / "Learn" / "lessons"
 
@@ -124,14 +127,137 @@ def test_every_term_the_screens_mark_is_in_the_glossary():
     assert used <= defined, f"marked but not in the glossary: {sorted(used - defined)}"
 
 
+# The trade sheet's line under its order type: the glossary terms each type marks.
+ORDER_TYPE_TERMS = {"market": {"Market order"}, "limit": {"Limit order"}, "stop": {"Stop order"},
+                    "stop_limit": {"Stop order", "Limit order"}, "trailing_stop": {"Stop order"}}
+
+
+def glossary_of(driver):
+    """The glossary as the server serves it, by term."""
+    answer = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        fetch('/api/v1/learn/glossary').then((r) => r.json()).then(done)""")
+    return {t["term"]: t for t in answer["terms"]}
+
+
+def marked(driver, within="document"):
+    """The terms marked on the page (in a note still hidden too), or inside the element `within` (a CSS selector)."""
+    return set(driver.execute_script("""const root = arguments[0] === 'document' ? document : document.querySelector(arguments[0]);
+        return root ? [...root.querySelectorAll('[data-term]')].map((e) => e.dataset.term) : []""", within))
+
+
+def test_the_screens_and_sheets_mark_only_glossary_terms(server, driver_factory):
+    """Each screen and sheet that marks terms, opened: every term it marks is in the glossary, and the
+    ones expected where a learner meets the idea are there (the trade sheet with each order type)."""
+    driver = driver_factory(*LAPTOP)
+    sign_up(driver, server, "marks" + uuid.uuid4().hex[:8])
+    glossary = glossary_of(driver)
+
+    def collect(where, expected=()):
+        terms = marked(driver)
+        assert terms <= set(glossary), f"{where}: marked but not in the glossary: {sorted(terms - set(glossary))}"
+        assert set(expected) <= terms, f"{where}: {sorted(set(expected) - terms)} not marked (marked: {sorted(terms)})"
+
+    # The trade sheet: a line under the order type explains the type chosen and marks its term.
+    go(driver, server, "stock/MSFT")
+    loaded(driver, "stock/MSFT")
+    click(driver, visible(driver, "#buy"))
+    assert visible(driver, "#order-type").get_attribute("aria-describedby") == "order-type-note"
+    notes = {}
+    for value, expected in ORDER_TYPE_TERMS.items():
+        Select(visible(driver, "#order-type")).select_by_value(value)
+        wait(driver).until(lambda d: marked(d, "#order-type-note") == expected)
+        notes[value] = visible(driver, "#order-type-note").text
+        collect(f"trade sheet, {value}", expected)
+    assert len(set(notes.values())) == len(notes), notes
+    assert notes["limit"].startswith("A limit order trades only at your limit price or better"), notes["limit"]
+
+    # Its term opens with the keyboard: Tab from the select reaches it and opens it; Shift+Tab away
+    # closes it; Tab back and Enter open it again.
+    Select(driver.find_element(By.ID, "order-type")).select_by_value("limit")
+    wait(driver).until(lambda d: marked(d, "#order-type-note") == {"Limit order"})
+    driver.execute_script("document.getElementById('order-type').focus()")
+    for _ in range(10):
+        if driver.switch_to.active_element.get_attribute("data-term") == "Limit order":
+            break
+        press(driver, Keys.TAB)
+    limit = driver.switch_to.active_element
+    assert limit.get_attribute("data-term") == "Limit order", focused_id(driver)
+    note = visible(driver, "#term-tip")
+    assert glossary["Limit order"]["definition"] in note.text and limit.get_attribute("aria-expanded") == "true"
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    wait(driver).until(lambda d: not d.find_elements(By.ID, "term-tip"))
+    assert limit.get_attribute("aria-expanded") == "false"
+    press(driver, Keys.TAB)
+    assert driver.switch_to.active_element.get_attribute("data-term") == "Limit order"
+    press(driver, Keys.ENTER)
+    assert glossary["Limit order"]["definition"] in visible(driver, "#term-tip").text
+    # Escape closes the note, not the sheet it is in, and the focus stays on the term.
+    press(driver, Keys.ESCAPE)
+    wait(driver).until(lambda d: not d.find_elements(By.ID, "term-tip"))
+    assert driver.execute_script("return document.getElementById('dialog').open"), "Escape closed the sheet"
+    assert driver.switch_to.active_element.get_attribute("data-term") == "Limit order"
+
+    # A market order bought (its review, its result), then a limit order that waits until it fills.
+    Select(driver.find_element(By.ID, "order-type")).select_by_value("market")
+    field = visible(driver, "#quantity")
+    field.clear()
+    field.send_keys("2")
+    click(driver, driver.find_element(By.ID, "review"))
+    visible(driver, "#confirm")
+    collect("trade review")
+    click(driver, driver.find_element(By.ID, "confirm"))
+    text_in(driver, "#trade-result", "Bought 2 MSFT")
+    collect("trade result")
+    click(driver, driver.find_element(By.ID, "cancel-trade"))
+    click(driver, visible(driver, "#buy"))
+    Select(visible(driver, "#order-type")).select_by_value("limit")
+    visible(driver, "#limit-price").send_keys("1.00")
+    field = visible(driver, "#quantity")
+    field.clear()
+    field.send_keys("1")
+    click(driver, driver.find_element(By.ID, "review"))
+    click(driver, visible(driver, "#confirm"))
+    text_in(driver, "#trade-result", "Placed.")
+    collect("a working order placed", {"Fill"})
+    click(driver, driver.find_element(By.ID, "cancel-trade"))
+
+    # The screens: the portfolio with its holdings, the market, the standings.
+    go(driver, server, "portfolio")
+    loaded(driver, "portfolio")
+    visible(driver, "#holdings tr[data-symbol=MSFT]")
+    collect("portfolio", {"Return", "Average cost"})
+    go(driver, server, "market")
+    loaded(driver, "market")
+    collect("market", {"Stock"})
+    go(driver, server, "leagues/global")
+    loaded(driver, "leagues/global")
+    visible(driver, "#standings, #no-standings")
+    collect("global standings", {"Drawdown"} if driver.find_elements(By.ID, "standings") else ())
+
+    # A replay: a contract's sheet and its trade sheet, then the report once the replay has ended.
+    portfolio = new_replay(driver, server, name="Terms")
+    open_chain(driver, server)
+    choose_expiration(driver, EXPIRATION)
+    click(driver, visible(driver, "#chain-table tr[data-contract]"))
+    visible(driver, "#sheet-figures")
+    collect("option sheet", {"Premium", "Expiration", "Break-even", "Bid", "Ask", "Volatility"})
+    click(driver, visible(driver, "#sheet-buy"))
+    visible(driver, "#contract-note")
+    collect("option trade sheet")
+    click(driver, driver.find_element(By.ID, "cancel-trade"))
+    assert fetch_json(driver, f"/api/v1/portfolios/{portfolio['id']}/end", "POST")["status"] == 200
+    go(driver, server, "report")
+    loaded(driver, "report")
+    visible(driver, "#report-drawdown")
+    collect("replay report", {"Return", "S&P 500", "Benchmark", "Drawdown"})
+
+
 def test_a_glossary_term_is_read_with_the_keyboard(server, driver_factory, screenshots):
     driver = driver_factory(*LAPTOP)
     sign_up(driver, server, "terms" + uuid.uuid4().hex[:8])
     go(driver, server, "stock/MSFT")
     loaded(driver, "stock/MSFT")
-    answer = driver.execute_async_script("""const done = arguments[arguments.length - 1];
-        fetch('/api/v1/learn/glossary').then((r) => r.json()).then(done)""")
-    glossary = {t["term"]: t for t in answer["terms"]}
+    glossary = glossary_of(driver)
     # Every term marked on the page is in the glossary.
     marked = {t.get_attribute("data-term") for t in driver.find_elements(By.CSS_SELECTOR, "[data-term]")}
     assert "Sector" in marked and marked <= set(glossary), marked

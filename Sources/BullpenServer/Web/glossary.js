@@ -71,24 +71,37 @@ async function show(node, { again = false } = {}) {
 const termOf = (target) => (target instanceof Element ? target.closest('.term') : null);
 const inside = (target) => open && target instanceof Node && (open.node.contains(target) || open.tip.contains(target));
 
-// The pointer may travel from the term to its note (and its link): the note waits a moment before it goes.
-document.addEventListener('mouseover', (event) => {
+// A note opens when the pointer moves onto a term, not when a term is drawn under a pointer standing
+// still (a sheet opening where the click was): the browser then says "over", and may say "move" with
+// the pointer where it was, which is not a move. The pointer may travel from the term to its note
+// (and its link): the note waits a moment before it goes.
+let pointer = null;
+document.addEventListener('mousemove', (event) => {
+  const moved = !pointer || pointer.x !== event.screenX || pointer.y !== event.screenY;
+  pointer = { x: event.screenX, y: event.screenY };
+  if (!moved) return;
   const node = termOf(event.target);
-  if (node) { show(node); return; }
-  if (inside(event.target)) { clearTimeout(hideTimer); return; }
+  if (!node) return;
+  if (open?.node === node) clearTimeout(hideTimer); else show(node);
+});
+document.addEventListener('mouseover', (event) => {
+  if (termOf(event.target) || inside(event.target)) { clearTimeout(hideTimer); return; }
   if (open && !inside(document.activeElement)) { clearTimeout(hideTimer); hideTimer = setTimeout(() => hide(), 800); }
 });
 document.addEventListener('focusin', (event) => {
   const node = termOf(event.target);
   if (node !== dismissed) dismissed = null;
-  if (node && node !== dismissed) show(node); else if (open && !inside(event.target)) hide();
+  // Focus opens a note for the keyboard (focus-visible), not when a sheet opened by a tap or a click
+  // puts its first focusable element, a term, in focus.
+  if (node && node !== dismissed && node.matches(':focus-visible')) show(node); else if (open && !inside(event.target)) hide();
 });
 document.addEventListener('click', (event) => {
   const node = termOf(event.target);
   if (node) show(node); else if (open && !inside(event.target)) hide();
 });
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && open) { hide({ refocus: inside(document.activeElement) }); return; }
+  // Escape closes the note only, not the sheet the term is in.
+  if (event.key === 'Escape' && open) { event.preventDefault(); hide({ refocus: inside(document.activeElement) }); return; }
   const node = termOf(event.target);
   if (node && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); dismissed = null; show(node, { again: true }); }
 });

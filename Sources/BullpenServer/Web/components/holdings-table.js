@@ -6,6 +6,7 @@ import { html } from '/html.js';
 import { formatMoney, formatNumber, formatPercent, formatPrice, formatSignedMoney, tone, formatQuantity } from '/format.js';
 import { endedBadgeFor } from '/components/asset-row.js';
 import { contractsText } from '/options.js';
+import { term } from '/glossary.js';
 
 const NO_HOLDINGS = html`No holdings yet. <a href="#/market">Find a company in Market</a> and buy your first shares.`;
 
@@ -16,7 +17,7 @@ export function holdingsTable(positions, { trends = false, empty = NO_HOLDINGS }
   const coins = positions.some((p) => p.assetClass === 'crypto');
   // On the narrowest phones the table scrolls sideways in its own box, never the page.
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Holdings"><table><caption class="visually-hidden">Holdings</caption><thead><tr><th scope="col">${coins ? 'Holding' : 'Company'}</th><th scope="col">${coins ? 'Quantity' : 'Shares'}</th>
-    <th scope="col" class="hide-narrow">Avg cost</th><th scope="col" class="hide-narrow">Last</th><th scope="col">Value</th><th scope="col">Unrealized</th></tr></thead><tbody>
+    <th scope="col" class="hide-narrow">${term('Average cost', 'Avg cost')}</th><th scope="col" class="hide-narrow">Last</th><th scope="col">Value</th><th scope="col">Unrealized</th></tr></thead><tbody>
     ${positions.map((p) => html`<tr class="clickable" tabindex="0" data-symbol="${p.symbol}" ${p.option ? html`data-open="${p.option.underlying}/options"` : ''}>
       <td><strong>${p.option ? p.option.title : p.symbol}</strong> ${endedBadgeFor(p, p.priceAsOf)}<div class="small muted">${p.option ? 'option contract, prices a share' : p.name ?? ''}</div>${p.assetClass === 'crypto' ? html`<span class="badge playing">Crypto</span>` : ''}
         ${trends ? html`<a class="small" href="#/stock/${p.symbol}/trends" data-trends="${p.symbol}" aria-label="Trends of ${p.symbol}">Trends</a>` : ''}</td>

@@ -52,7 +52,7 @@ function table(metric, standings, options) {
     <caption class="visually-hidden" id="standings-caption">Standings by ${metricLabel(metric)}</caption>
     <thead><tr><th scope="col">Rank</th><th scope="col" class="player">Player</th><th scope="col" class="hide-narrow">Equity</th>
       ${head(metric, 'return', 'Return')}${head(metric, 'today', 'Today')}${head(metric, 'sharpe', 'Sharpe')}
-      ${head(metric, 'drawdown', 'Largest fall')}${head(metric, 'vs_benchmark', 'vs S&P 500')}${head(metric, 'trades', 'Trades')}</tr></thead>
+      ${head(metric, 'drawdown', term('Drawdown', 'Largest fall'))}${head(metric, 'vs_benchmark', html`vs ${term('S&P 500')}`)}${head(metric, 'trades', 'Trades')}</tr></thead>
     <tbody>${standings.map((s) => row(metric, s, options))}</tbody></table></div>`;
 }
 

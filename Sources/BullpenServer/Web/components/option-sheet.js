@@ -8,6 +8,7 @@ import { html, render } from '/html.js';
 import { api, ApiError, errorMessage } from '/api.js';
 import { debounce } from '/debounce.js';
 import { withAsOf } from '/portfolios.js';
+import { term } from '/glossary.js';
 import { openDialog, confirmDialog, isShowing } from '/components/dialog.js';
 import { openTradeSheet, parseQuantity } from '/components/trade-sheet.js';
 import { lineChart } from '/components/chart.js';
@@ -24,8 +25,8 @@ function greekValue(field, text) {
   return `${formatSignedPrice(text)} a share`;
 }
 
-function figure(term, value, id, className = '') {
-  return html`<div><dt>${term}</dt><dd id="${id}" class="${className}">${value}</dd></div>`;
+function figure(label, value, id, className = '') {
+  return html`<div><dt>${label}</dt><dd id="${id}" class="${className}">${value}</dd></div>`;
 }
 
 /** The sheet's body once the contract is known. */
@@ -45,19 +46,19 @@ function sheetBody(detail, { position, canTrade, mayWrite }) {
     <p class="small">${rightText(contract)} <a href="${OPTIONS_HELP}" id="sheet-help-link">How options work</a></p>
     ${reason ? html`<p class="notice" id="sheet-reason">${reason}</p>` : ''}
     ${quote ? html`<dl class="figures option-figures" id="sheet-figures">
-      ${figure('Bid (you sell at)', html`${formatPrice(quote.bid)} <span class="small muted">a share</span>`, 'sheet-bid')}
-      ${figure('Ask (you buy at)', html`${formatPrice(quote.ask)} <span class="small muted">a share</span>`, 'sheet-ask')}
+      ${figure(html`${term('Bid')} (you sell at)`, html`${formatPrice(quote.bid)} <span class="small muted">a share</span>`, 'sheet-bid')}
+      ${figure(html`${term('Ask')} (you buy at)`, html`${formatPrice(quote.ask)} <span class="small muted">a share</span>`, 'sheet-ask')}
       ${figure('Mid (model value)', formatPrice(quote.mid), 'sheet-mid')}
       ${figure('Change since the last close', quote.change == null ? '—' : formatPriceChange(quote.change), 'sheet-change', tone(quote.change))}
-      ${figure('Break-even at expiry', formatPrice(quote.breakEven), 'sheet-break-even')}
-      ${figure('Days to expiration', formatNumber(quote.daysToExpiration), 'sheet-days')}
-      ${figure('Implied volatility', formatFractionPercent(quote.impliedVolatility), 'sheet-volatility')}
+      ${figure(html`${term('Break-even')} at expiry`, formatPrice(quote.breakEven), 'sheet-break-even')}
+      ${figure(html`Days to ${term('Expiration', 'expiration')}`, formatNumber(quote.daysToExpiration), 'sheet-days')}
+      ${figure(html`Implied ${term('Volatility', 'volatility')}`, formatFractionPercent(quote.impliedVolatility), 'sheet-volatility')}
       ${figure('Intrinsic value', html`${formatPrice(quote.intrinsic)} <span class="small muted block">${quote.inTheMoney ? 'in the money' : 'out of the money'}</span>`, 'sheet-intrinsic')}
     </dl>
     <h3>The greeks</h3>
     <dl class="measures greeks" id="sheet-greeks">${GREEKS.map(([field, name, meaning]) => html`<div><dt>${name} <span class="figure-inline">${greekValue(field, quote[field])}</span></dt><dd class="small">${meaning}</dd></div>`)}</dl>` : ''}
     <h3>Profit or loss at expiry</h3>
-    <p class="small muted" id="payoff-note">One contract ${quote ? html`bought at the ask, ${formatPrice(quote.ask)} a share,` : 'bought at its last price,'}
+    <p class="small muted" id="payoff-note">One contract ${quote ? html`bought at the ask, a ${term('Premium', 'premium')} of ${formatPrice(quote.ask)} a share,` : 'bought at its last price,'}
       by ${contract.underlying}'s price on ${formatDate(contract.expiration)}. The dashed line is no profit and no loss${quote ? html`; the marker is the break-even, ${formatPrice(quote.breakEven)}` : ''}.</p>
     <div id="payoff-chart"></div>
     <h3>Modelled price</h3>
@@ -162,8 +163,8 @@ export function exerciseDialog({ portfolio, position, positions = [], onDone }) 
       <input id="exercise-contracts" inputmode="numeric" value="${held}" aria-describedby="exercise-effect confirm-error">
       <p id="exercise-effect" aria-live="polite">Exercising ${contractsText(held)} ${exerciseEffect(contract, held)}.</p>
       <p class="small muted" id="exercise-means">${contract.type === 'put'
-        ? html`You need the shares: you hold ${formatQuantity(shares)} shares of ${contract.underlying}. The premium you paid comes off what the shares bring.`
-        : html`You pay the strike for each share from your cash. The premium you paid becomes part of the shares' cost.`}
+        ? html`You need the shares: you hold ${formatQuantity(shares)} shares of ${contract.underlying}. The ${term('Premium', 'premium')} you paid comes off what the shares bring.`
+        : html`You pay the ${term('Strike', 'strike')} for each share from your cash. The ${term('Premium', 'premium')} you paid becomes part of the shares' cost.`}
         The contracts are gone afterwards.</p>`,
     confirmLabel: 'Yes, exercise',
     danger: false,

@@ -13,6 +13,7 @@ import { debounce } from '/debounce.js';
 import { openDialog, closeDialog, isShowing } from '/components/dialog.js';
 import { OPTIONS_HELP } from '/options.js';
 import { isReplay } from '/portfolios.js';
+import { term } from '/glossary.js';
 import {
   formatMoney, formatNumber, formatPrice, formatSessionDate, formatMarketClock, formatMarketTime,
   formatSignedMoney, isMarketToday, isZeroAmount, tone, typedDecimal, formatQuantity,
@@ -26,6 +27,25 @@ export const ORDER_TYPES = [
   { value: 'stop_limit', label: 'Stop-limit', fields: ['stop', 'limit'] },
   { value: 'trailing_stop', label: 'Trailing stop', fields: ['trail'] },
 ];
+
+/**
+ * What an order type does, in a sentence that marks its glossary term; `buy` words it for the side.
+ * Shown under the type's select, where an <option> cannot hold a term.
+ */
+function orderTypeNote(type, buy) {
+  switch (type) {
+    case 'limit':
+      return html`A ${term('Limit order', 'limit order')} trades only at your limit price or better: ${buy ? 'that price or lower' : 'that price or higher'}.`;
+    case 'stop':
+      return html`A ${term('Stop order', 'stop order')} waits until the price ${buy ? 'rises' : 'falls'} to your stop price, then trades at the market price.`;
+    case 'stop_limit':
+      return html`A stop-limit waits until the price ${buy ? 'rises' : 'falls'} to your ${term('Stop order', 'stop')} price, then becomes a ${term('Limit order', 'limit order')} at your limit price.`;
+    case 'trailing_stop':
+      return html`A trailing stop is a ${term('Stop order', 'stop order')} whose stop follows the price: it trades once the price ${buy ? 'rises by the trail from its lowest point' : 'falls by the trail from its highest point'}.`;
+    default:
+      return html`A ${term('Market order', 'market order')} trades at the market price, whatever it is: you do not choose the price.`;
+  }
+}
 
 /** Times in force; the opening and closing auctions fill on daily bars, so replays only. */
 export const TIMES_IN_FORCE = [
@@ -162,7 +182,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
   /** The type, price and time-in-force fields of a stock order. */
   const termsFields = () => option ? '' : html`<div class="order-terms">
       <div><label for="order-type">Order type</label>
-        <select id="order-type">${ORDER_TYPES.map((t) => html`<option value="${t.value}" ${t.value === terms.type ? 'selected' : ''} ${byAmount() && !['market', 'limit'].includes(t.value) ? 'disabled' : ''}>${t.label}</option>`)}</select></div>
+        <select id="order-type" aria-describedby="order-type-note">${ORDER_TYPES.map((t) => html`<option value="${t.value}" ${t.value === terms.type ? 'selected' : ''} ${byAmount() && !['market', 'limit'].includes(t.value) ? 'disabled' : ''}>${t.label}</option>`)}</select></div>
       <div data-field="stop"><label for="stop-price">Stop price ($)</label><input id="stop-price" inputmode="decimal" value="${terms.stopPrice}" autocomplete="off"></div>
       <div data-field="limit"><label for="limit-price">Limit price ($)</label><input id="limit-price" inputmode="decimal" value="${terms.limitPrice}" autocomplete="off"></div>
       <div data-field="trail"><label for="trail">Trail</label>
@@ -173,6 +193,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       <div><label for="time-in-force">Time in force</label>
         <select id="time-in-force">${TIMES_IN_FORCE.filter((t) => replay || !t.replay).map((t) => html`<option value="${t.value}" ${t.value === terms.timeInForce ? 'selected' : ''}>${t.label}</option>`)}</select></div>
     </div>
+    <p class="small muted" id="order-type-note" aria-live="polite">${orderTypeNote(terms.type, buy)}</p>
     <p class="order-sentence" id="order-sentence" aria-live="polite"></p>`;
 
   /** Shows only the price fields the chosen type needs. */
@@ -186,11 +207,11 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       <form id="trade-form" novalidate>
         ${termsFields()}
         ${option ? html`<p class="small" id="contract-note">One contract is ${formatNumber(option.multiplier)} shares of ${option.underlying}. Its price is
-          quoted per share, so a contract costs that price times ${formatNumber(option.multiplier)}. You ${buy ? 'buy at the ask' : 'sell at the bid'}.
+          quoted per share, so a contract costs that price times ${formatNumber(option.multiplier)}. You ${buy ? html`buy at the ${term('Ask', 'ask')}` : html`sell at the ${term('Bid', 'bid')}`}.
           <a href="${OPTIONS_HELP}">How options work</a></p>` : ''}
-        ${writing ? html`<p class="small notice" id="writing-note">Writing a contract brings its premium now, and binds you until you buy it back or it expires:
-          ${option.type === 'put' ? `if it ends in the money you buy ${formatNumber(option.multiplier)} shares a contract at the strike, and that cash stays set aside`
-            : `if it ends in the money you deliver ${formatNumber(option.multiplier)} of your shares a contract at the strike, and those shares stay set aside`}.</p>` : ''}
+        ${writing ? html`<p class="small notice" id="writing-note">Writing a contract brings its ${term('Premium', 'premium')} now, and binds you until you buy it back or it expires:
+          ${option.type === 'put' ? html`if it ends in the money you buy ${formatNumber(option.multiplier)} shares a contract at the ${term('Strike', 'strike')}, and that cash stays set aside`
+            : html`if it ends in the money you deliver ${formatNumber(option.multiplier)} of your shares a contract at the ${term('Strike', 'strike')}, and those shares stay set aside`}.</p>` : ''}
         ${option ? '' : html`<div class="segmented order-by" role="group" aria-label="${verb} by">
           <button type="button" id="by-shares" aria-pressed="${String(by === 'shares')}">${unit.label}</button>
           <button type="button" id="by-dollars" aria-pressed="${String(by === 'dollars')}">Dollars</button></div>`}
@@ -205,11 +226,11 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
         ${crypto ? html`<p class="small muted" id="fraction-note">Coins trade in fractions down to 0.00000001, every day around the clock.</p>`
           : places > 0 ? html`<p class="small muted" id="fraction-note">This portfolio trades fractions of a share, down to a millionth (0.000001).</p>` : ''}
         <p class="estimate-line"><span id="estimate-label">${working() ? (buy ? 'Held until it fills' : 'Estimated proceeds now') : buy ? 'Estimated cost' : 'Estimated proceeds'}</span>: <strong id="estimate" aria-live="polite">—</strong></p>
-        <p class="small notice" id="short-note" hidden>A short sale: you sell shares you do not own, borrowed, and buy them back later.
+        <p class="small notice" id="short-note" hidden>A ${term('Short selling', 'short sale')}: you sell shares you do not own, borrowed, and buy them back later.
           You gain if the price falls and lose if it rises, without limit. The proceeds and half as much again stay in your cash as collateral,
-          and each session's close charges a borrow fee.</p>
+          and each session's close charges a ${term('Borrow fee', 'borrow fee')}.</p>
         <p class="small muted" id="price-note"></p>
-        <p class="small muted" id="commission-note" hidden></p>
+        <p class="small muted" id="commission-note" hidden>Includes a ${term('Commission', 'commission')} of <span id="commission-amount"></span>.</p>
         <p class="small muted" id="cash-after-line" ${working() ? 'hidden' : ''}>Cash after: <span id="cash-after">—</span></p>
         <p class="error" id="trade-error" role="alert"></p>
         <div class="actions"><button class="primary" type="submit" id="review">Review order</button><button type="button" data-close id="cancel-trade">Cancel</button></div>
@@ -237,7 +258,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       document.getElementById('price-note').textContent = priceText(preview);
       const commission = document.getElementById('commission-note');
       commission.hidden = isZeroAmount(preview.commission);
-      commission.textContent = `Includes a commission of ${formatMoney(preview.commission)}.`;
+      document.getElementById('commission-amount').textContent = formatMoney(preview.commission);
       document.getElementById('cash-after').textContent = formatMoney(preview.cashAfter);
       document.getElementById('max-text').textContent = mostText(preview);
       const buys = document.getElementById('amount-quantity');
@@ -292,12 +313,14 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
     if (!option) {
       showTermFields();
       const read = () => {
+        const before = terms.type;
         terms = {
           type: document.getElementById('order-type').value, timeInForce: document.getElementById('time-in-force').value,
           limitPrice: document.getElementById('limit-price').value, stopPrice: document.getElementById('stop-price').value,
           trail: document.getElementById('trail').value, trailUnit: document.getElementById('trail-unit').value,
         };
         showTermFields();
+        if (terms.type !== before) render(document.getElementById('order-type-note'), orderTypeNote(terms.type, buy));
         document.getElementById('cash-after-line').hidden = working();
         document.getElementById('estimate-label').textContent = working() ? (buy ? 'Held until it fills' : 'Estimated proceeds now') : (buy ? 'Estimated cost' : 'Estimated proceeds');
         later();
@@ -342,8 +365,8 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
         <strong>${formatPrice(preview.price)}</strong> a ${unit.one}, ${priceOrigin(preview, false)}.</p>`}
       <dl class="figures" id="review-figures">
         ${isZeroAmount(preview.commission) ? '' : html`
-          <div><dt>${option ? 'Premium' : buy ? 'Cost of the shares' : 'Value of the shares'}</dt><dd>${formatMoney(preview.notional)}</dd></div>
-          <div><dt>Commission</dt><dd>${formatMoney(preview.commission)}</dd></div>`}
+          <div><dt>${option ? term('Premium') : buy ? 'Cost of the shares' : 'Value of the shares'}</dt><dd>${formatMoney(preview.notional)}</dd></div>
+          <div><dt>${term('Commission')}</dt><dd>${formatMoney(preview.commission)}</dd></div>`}
         <div><dt>${preview.summary ? (buy ? 'At most, with the commission' : 'At the price now') : buy ? 'Total cost' : 'You receive'}</dt><dd id="review-total"><strong>${formatMoney(preview.total)}</strong></dd></div>
         ${preview.summary ? '' : html`<div><dt>Cash after</dt><dd id="review-cash-after">${formatMoney(preview.cashAfter)}</dd></div>`}
       </dl>
@@ -396,7 +419,7 @@ export function openTradeSheet({ side, asset, portfolio, onDone, option = null, 
       : order.heldShares ? `It holds ${count(order.heldShares, SHARES)} until it fills or ends.` : '';
     render(document.getElementById('trade-result'), order.status === 'new' || order.status === 'partially_filled'
       ? html`<p><strong>Placed.</strong> ${order.summary} ${held}</p>
-        <p class="small">Find it under <a href="#/portfolio">Open orders</a> on your portfolio, to change or cancel it.</p>`
+        <p class="small">Find it under <a href="#/portfolio">Open orders</a> on your portfolio, to change or cancel it before it ${term('Fill', 'fills')}.</p>`
       : html`<p><strong>${STATUS_WORDS[order.status] ?? order.status}.</strong> ${order.reason ?? ''}</p>`);
     finish();
   }

@@ -9,6 +9,7 @@ import { debounce } from '/debounce.js';
 import { defaultWatchlist } from '/watchlists.js';
 import { searchBox, setupSearch } from '/components/search-box.js';
 import { assetRow, endedBadgeFor } from '/components/asset-row.js';
+import { term } from '/glossary.js';
 import { formatDate, formatNumber, formatPercent, formatPrice, tone } from '/format.js';
 
 const SORTS = [['relevance', 'Best match'], ['symbol', 'A–Z'], ['-symbol', 'Z–A'], ['-price', 'Price: high to low'], ['price', 'Price: low to high'], ['-change', 'Change: best first'], ['change', 'Change: worst first']];
@@ -26,6 +27,7 @@ export default async function marketScreen({ live, onLeave }) {
     ${isReplay(portfolio) ? html`<p class="muted" id="market-as-of">As of ${formatDate(portfolio.clock.date)}, the date of your replay.</p>` : ''}
     ${searchBox()}
     <h2>${isReplay(portfolio) ? 'Movers of the day' : "Today's movers"}</h2>
+    <p class="small muted" id="movers-note">The ${term('Stock', 'stocks')} that rose or fell the most since the previous close, and the ones that traded the most ${term('Share', 'shares')}.</p>
     <div id="movers">${loading}</div>
     <div id="coin-movers"></div>
     <h2>Watchlist</h2>

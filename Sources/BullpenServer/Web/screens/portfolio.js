@@ -17,6 +17,7 @@ import { holdingsTable, linkHoldingRows } from '/components/holdings-table.js';
 import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
 import { advancePanel, advanceSummary, setupAdvance, endReplayDialog } from '/components/advance-panel.js';
 import { statCard } from '/components/stat-card.js';
+import { term } from '/glossary.js';
 import { optionCards, optionGroups, setupOptionCards } from '/components/option-cards.js';
 import { optionsAllowed } from '/options.js';
 import { showOrders } from '/components/open-orders.js';
@@ -25,13 +26,13 @@ import { formatDate, formatMoney, formatNumber, formatPercent, formatSessionDate
 /** Short positions against the maintenance requirement, and their risk in words. */
 function marginCard(margin) {
   return html`<section class="card gap-top" id="margin-card" aria-labelledby="margin-title">
-    <h2 class="flush-top" id="margin-title">${margin.met ? 'Short positions' : 'Margin call'}</h2>
+    <h2 class="flush-top" id="margin-title">${margin.met ? term('Short selling', 'Short positions') : term('Margin call')}</h2>
     <p id="margin-words" class="${margin.met ? '' : 'notice flush'}">${margin.words}</p>
     <dl class="figures">
       <div><dt>Value of the shorts</dt><dd>${formatMoney(margin.shortValue)}</dd></div>
       <div><dt>Equity</dt><dd>${formatMoney(margin.equity)}</dd></div>
       <div><dt>Equity the rules need</dt><dd id="margin-requirement">${formatMoney(margin.requirement)}</dd></div>
-      <div><dt>Cash held as collateral</dt><dd>${formatMoney(margin.collateral)}</dd></div>
+      <div><dt>Cash held as ${term('Margin', 'collateral')}</dt><dd>${formatMoney(margin.collateral)}</dd></div>
     </dl></section>`;
 }
 
@@ -102,7 +103,7 @@ export default async function portfolioScreen({ live }) {
       ${statCard('Equity', 'equity', formatMoney(portfolio.equity))}
       ${statCard('Cash', 'cash', formatMoney(portfolio.cash), isZeroAmount(portfolio.reservedCash ?? '0')
         ? {} : { note: `${formatMoney(portfolio.availableCash)} available · ${formatMoney(portfolio.reservedCash)} held for ${portfolio.margin ? 'short sales and open orders' : 'open orders'}`, noteId: 'cash-held' })}
-      ${statCard('Total return', 'total-return', formatSignedMoney(portfolio.totalReturn), { className: tone(portfolio.totalReturn),
+      ${statCard(html`Total ${term('Return', 'return')}`, 'total-return', formatSignedMoney(portfolio.totalReturn), { className: tone(portfolio.totalReturn),
                  note: formatPercent(portfolio.totalReturnPercent), noteId: 'total-return-percent', noteClass: tone(portfolio.totalReturnPercent) })}
       ${statCard(pastPrices ? 'Last day' : 'Today', 'day-change', formatSignedMoney(portfolio.dayChange), { className: tone(portfolio.dayChange),
                  note: formatPercent(portfolio.dayChangePercent), noteId: 'day-change-percent', noteClass: tone(portfolio.dayChangePercent) })}

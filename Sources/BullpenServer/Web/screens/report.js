@@ -8,6 +8,7 @@ import { loadSelectedPortfolio, isReplay } from '/portfolios.js';
 import { equityChartCard, drawEquityChart } from '/components/equity-chart.js';
 import { statCard } from '/components/stat-card.js';
 import { contractsText } from '/options.js';
+import { term } from '/glossary.js';
 import { formatDate, formatMoney, formatNumber, formatPercent, formatPrice, formatShare, formatSignedMoney, tone, formatQuantity } from '/format.js';
 
 /** What a closed trade did, in words: "Sold 5 MSFT at $25.00 on Mar 2, 2009", "Bought back 1 contract of AAPL Mar 20 $90 Call at …". */
@@ -47,9 +48,10 @@ export default async function reportScreen({ live }) {
     <div class="grid" data-testid="report">
       ${statCard('Starting cash', 'report-start', formatMoney(report.startingCash))}
       ${statCard('Ending value', 'report-equity', formatMoney(report.endingEquity))}
-      ${statCard('Total return', 'report-return', formatSignedMoney(report.totalReturn), { className: tone(report.totalReturn), note: formatPercent(report.totalReturnPercent) })}
-      ${statCard('S&P 500', 'report-benchmark', formatPercent(report.benchmarkReturnPercent), { className: tone(report.benchmarkReturnPercent), note: 'Over the same days' })}
-      ${statCard('Largest fall', 'report-drawdown', formatMoney(report.maxDrawdown), {
+      ${statCard(html`Total ${term('Return', 'return')}`, 'report-return', formatSignedMoney(report.totalReturn), { className: tone(report.totalReturn), note: formatPercent(report.totalReturnPercent) })}
+      ${statCard(term('S&P 500'), 'report-benchmark', formatPercent(report.benchmarkReturnPercent), { className: tone(report.benchmarkReturnPercent),
+        note: html`The ${term('Benchmark', 'benchmark')}, over the same days` })}
+      ${statCard(term('Drawdown', 'Largest fall'), 'report-drawdown', formatMoney(report.maxDrawdown), {
         note: report.drawdownPeak ? `${formatShare(report.maxDrawdownPercent)} from ${formatDate(report.drawdownPeak)} to ${formatDate(report.drawdownTrough)}` : 'No fall' })}
       ${trade('Best trade', 'report-best', report.bestTrade)}
       ${trade('Worst trade', 'report-worst', report.worstTrade)}
