@@ -88,6 +88,7 @@ public struct FirstRun: Sendable, Hashable {
     /// The run with `step` done at `now`. Marking a step done before changes nothing; seeing the
     /// portfolio after buying finishes the run.
     public func marking(_ step: FirstRunStep, bought: Bool, at now: Date) -> Result<FirstRun, Refusal> {
+        if step == .buy { return .failure(.doneByBuying) }
         if status == .finished { return .success(self) }
         guard status == .active else { return .failure(.notRunning(status)) }
         var run = self

@@ -489,7 +489,7 @@ extension BatchPlan {
                 let orderID = OrderID(ids.makeUUID()), fillID = FillID(ids.makeUUID())
                 let sequence = portfolio.journalSequence + 1
                 let pricing = FillPricing(source: .dailyBar, asOf: session.date, marketOpen: false)
-                let reason = "Bought back at the close of \(session): the margin call was not met within the grace sessions."
+                let reason = "\(Self.buyBackReason)\(session): the margin call was not met within the grace sessions."
                 var order = OrderRecord(id: orderID, portfolioID: id, period: period, sequence: sequence, clientOrderID: nil,
                                         symbol: cover.symbol, side: .buy, type: .market, quantity: cover.quantity, status: .filled,
                                         filledQuantity: cover.quantity, fillPrice: cover.price, pricing: pricing,

@@ -24,6 +24,8 @@ struct BatchLookups: Sendable {
 /// new state, and every row to write. Nothing here touches the database; ``BullpenStore/write(_:)``
 /// writes the rows in one transaction.
 struct BatchPlan: Sendable {
+    /// How the reason of a margin call's forced buy-back begins (the first run does not count it as the player's purchase).
+    static let buyBackReason = "Bought back at the close of "
     /// The portfolios of the batch, as the commands leave them.
     var portfolios: [PortfolioID: LedgerPortfolio]
     /// The portfolios' versions when the batch read them: each row update is guarded by its own.

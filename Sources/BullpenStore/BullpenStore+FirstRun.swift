@@ -53,10 +53,16 @@ extension BullpenStore {
     /// Reads the run, changes it with `change` and writes it back, in one transaction.
     private func saveFirstRun(owner: UserID, _ change: @escaping @Sendable (FirstRun, Bool) -> Result<FirstRun, FirstRun.Refusal>)
         async throws -> Result<FirstRunState, FirstRun.Refusal> {
-        try await transaction { db in
+        let sqlite = backend.isSQLite
+        return try await transaction { db in
+            // On PostgreSQL, where transactions run side by side, the player's row is locked first, so
+            // that a skip and a step (or a start from another tab) at once do not undo each other.
+            if !sqlite {
+                try await self.sql(db).raw(#"SELECT "id" FROM "users" WHERE "id" = \#(bind: owner.uuid) FOR UPDATE"#).run()
+            }
             let stored = try await self.firstRunRow(owner: owner, on: db)
             let current = stored?.run ?? FirstRun()
-            let bought = try await self.boughtSince(current.startedAt, owner: owner, on: db)
+            let bought = try await self.bought(in: current, owner: owner, on: db)
             switch change(current, bought) {
             case .failure(let refusal): return .failure(refusal)
             case .success(let run) where run == current: return .success(FirstRunState(run: run, bought: bought))
@@ -68,7 +74,7 @@ extension BullpenStore {
                             .set(excludedValueOf: "skipped_at").set(excludedValueOf: "finished_at")
                     }.run()
                 // A run started again counts only what is bought from now on.
-                let boughtNow = run.startedAt == current.startedAt ? bought : try await self.boughtSince(run.startedAt, owner: owner, on: db)
+                let boughtNow = run.startedAt == current.startedAt ? bought : try await self.bought(in: run, owner: owner, on: db)
                 return .success(FirstRunState(run: run, bought: boughtNow))
             }
         }
@@ -76,7 +82,12 @@ extension BullpenStore {
 
     private func firstRun(owner: UserID, on db: any Database) async throws -> FirstRunState {
         let run = try await firstRunRow(owner: owner, on: db)?.run ?? FirstRun()
-        return FirstRunState(run: run, bought: try await boughtSince(run.startedAt, owner: owner, on: db))
+        return FirstRunState(run: run, bought: try await bought(in: run, owner: owner, on: db))
+    }
+
+    /// Whether the player bought since `run` started, while it matters (a finished run's steps are all done).
+    private func bought(in run: FirstRun, owner: UserID, on db: any Database) async throws -> Bool {
+        run.finishedAt != nil ? true : try await boughtSince(run.startedAt, owner: owner, on: db)
     }
 
     private func firstRunRow(owner: UserID, on db: any Database) async throws -> FirstRunRow? {
@@ -84,15 +95,22 @@ extension BullpenStore {
             .first(decoding: FirstRunRow.self, with: Self.rowDecoder)
     }
 
-    /// Whether the player bought anything, in any portfolio, since `start` (nothing to ask before a run started).
+    /// Whether the player bought shares (or coins), in any portfolio, since `start`: option contracts
+    /// and a margin call's forced buy-back are not the player buying a share.
     private func boughtSince(_ start: Date?, owner: UserID, on db: any Database) async throws -> Bool {
         guard let start else { return false }
-        return try await sql(db).select().column(SQLColumn("id", table: "f"))
+        let rows = try await sql(db).select().column(SQLColumn("symbol", table: "f")).column(SQLColumn("reason", table: "o"))
             .from(SQLAlias(SQLIdentifier("fills"), as: SQLIdentifier("f")))
             .join(SQLAlias(SQLIdentifier("portfolios"), as: SQLIdentifier("p")), on: SQLColumn("portfolio_id", table: "f"), .equal, SQLColumn("id", table: "p"))
+            .join(SQLAlias(SQLIdentifier("orders"), as: SQLIdentifier("o")), on: SQLColumn("order_id", table: "f"), .equal, SQLColumn("id", table: "o"))
             .where(SQLColumn("user_id", table: "p"), .equal, SQLBind(owner.uuid))
             .where(SQLColumn("side", table: "f"), .equal, SQLBind(OrderSide.buy.rawValue))
             .where(SQLColumn("created_at", table: "f"), .greaterThanOrEqual, SQLBind(start))
-            .limit(1).first() != nil
+            .limit(100).all()
+        return try rows.contains { row in
+            let symbol = try row.decode(column: "symbol", as: String.self)
+            let reason = try row.decode(column: "reason", as: String?.self)
+            return OptionContract(occ: symbol) == nil && !(reason ?? "").hasPrefix(BatchPlan.buyBackReason)
+        }
     }
 }

@@ -77,7 +77,7 @@ const inside = (target) => open && target instanceof Node && (open.node.contains
 // (and its link): the note waits a moment before it goes.
 let pointer = null;
 document.addEventListener('mousemove', (event) => {
-  const moved = !pointer || pointer.x !== event.screenX || pointer.y !== event.screenY;
+  const moved = pointer !== null && (pointer.x !== event.screenX || pointer.y !== event.screenY);
   pointer = { x: event.screenX, y: event.screenY };
   if (!moved) return;
   const node = termOf(event.target);
@@ -100,8 +100,13 @@ document.addEventListener('click', (event) => {
   if (node) show(node); else if (open && !inside(event.target)) hide();
 });
 document.addEventListener('keydown', (event) => {
-  // Escape closes the note only, not the sheet the term is in.
-  if (event.key === 'Escape' && open) { event.preventDefault(); hide({ refocus: inside(document.activeElement) }); return; }
+  // Escape from the term or its note closes the note only, not the sheet the term is in.
+  if (event.key === 'Escape' && open) {
+    const fromNote = inside(document.activeElement);
+    if (fromNote) event.preventDefault();
+    hide({ refocus: fromNote });
+    return;
+  }
   const node = termOf(event.target);
   if (node && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); dismissed = null; show(node, { again: true }); }
 });

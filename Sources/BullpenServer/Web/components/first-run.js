@@ -19,6 +19,10 @@ let lastStock = null;
 /** The run finished during this visit: the panel says well done until it is closed. */
 let finishedNow = false;
 let marking = null;
+/** Bumped by a skip, a start and a change of player: an answer asked for before then is dropped. */
+let epoch = 0;
+/** Whether the strip was said to screen readers since it appeared (the screen's focus goes past it). */
+let introduced = false;
 
 /** What the current step asks, on the screen showing: { text, link: [href, label] | null }. */
 function guidance(step) {
@@ -52,9 +56,14 @@ function draw() {
   if (!shown) {
     region.hidden = true;
     render(region, '');
+    introduced = false;
     return;
   }
   region.hidden = false;
+  if (!introduced && active) {
+    introduced = true;
+    say(`Getting started, step ${run.steps.findIndex((step) => step.id === run.next) + 1} of ${run.steps.length}: ${run.steps.find((step) => step.id === run.next)?.title.toLowerCase()}. The steps are above the screen.`);
+  }
   const position = run.steps.findIndex((step) => step.id === run.next);
   const steps = html`<ol class="first-run-steps">${run.steps.map((step, index) => html`<li class="${step.done ? 'done' : index === position ? 'current' : ''}"
       ${index === position ? html`aria-current="step"` : ''}><span class="mark" aria-hidden="true">${step.done ? '✓' : index + 1}</span>
@@ -92,14 +101,21 @@ function announce(before) {
   } else if (run?.status === 'finished' && before) {
     words = 'Getting started: all three steps done.';
   }
-  if (!words) return;
+  if (words) say(words);
+}
+
+function say(words) {
   status.textContent = '';
   setTimeout(() => { status.textContent = words; }, 50);
 }
 
 async function load() {
   if (!currentSession()) { run = null; draw(); return; }
-  try { run = await api('/api/v1/learn/first-run'); } catch { run = null; }
+  const asked = epoch;
+  try {
+    const answer = await api('/api/v1/learn/first-run');
+    if (asked === epoch) run = answer;
+  } catch { /* the strip stays as it was; the next screen asks again */ }
   draw();
 }
 
@@ -109,15 +125,21 @@ async function progress() {
   const step = run.next === 'find' && screen.name === 'stock' ? 'find'
     : run.next === 'see' && screen.name === 'portfolio' ? 'see' : null;
   if (!step) { draw(); return; }
-  const before = run.next;
+  const before = run.next, asked = epoch;
   marking = api(`/api/v1/learn/first-run/steps/${step}`, { method: 'POST' })
-    .then((answer) => { run = answer; if (run.status === 'finished') finishedNow = true; announce(before); })
+    .then((answer) => {
+      if (asked !== epoch) return;
+      run = answer;
+      if (run.status === 'finished') finishedNow = true;
+      announce(before);
+    })
     .catch(() => { /* the panel stays on the step; the next screen tries again */ })
     .finally(() => { marking = null; draw(); });
   await marking;
 }
 
 async function skip() {
+  epoch += 1;
   try {
     run = await api('/api/v1/learn/first-run', { method: 'PUT', body: { status: 'skipped' } });
     draw();
@@ -128,6 +150,7 @@ async function skip() {
 
 /** Starts the run again from its first step (Help's button). */
 export async function startFirstRun() {
+  epoch += 1;
   run = await api('/api/v1/learn/first-run', { method: 'PUT', body: { status: 'active' } });
   finishedNow = false;
   lastStock = null;
@@ -141,7 +164,8 @@ export function startFirstRunGuide() {
   window.addEventListener('bullpen:screen', (event) => {
     screen = event.detail;
     if (screen.name === 'stock' && screen.params[0]) lastStock = screen.params[0].toUpperCase();
-    progress();
+    // A purchase may have come from elsewhere (another tab, the CLI, an order that filled later).
+    if (run?.status === 'active' && run.next === 'buy') load().then(progress); else progress();
   });
   // A purchase happens in a sheet: when it closes, ask whether the buy step is done.
   dialog.addEventListener('close', async () => {
@@ -156,6 +180,8 @@ export function startFirstRunGuide() {
   onSessionChange((session) => {
     if ((session?.user.id ?? null) === user) return;
     user = session?.user.id ?? null;
+    epoch += 1;
+    run = null;
     finishedNow = false;
     lastStock = null;
     load().then(progress);
