@@ -1,7 +1,7 @@
 import Foundation
 
 /// A step of the guided first run, in order: find a company, buy a share, see it in the portfolio.
-public enum FirstRunStep: String, Sendable, Hashable, CaseIterable, Codable {
+public enum FirstRunStep: String, Sendable, Hashable, CaseIterable {
     /// Open a company's page, found through the search.
     case find
     /// Buy a share of something: done by the purchase itself, in any of the player's portfolios.
@@ -25,7 +25,7 @@ public enum FirstRunStep: String, Sendable, Hashable, CaseIterable, Codable {
 /// bought anything since the run started (`bought`), which the store reads from the fills, so that a
 /// purchase made anywhere (the web app, the CLI, a bot) counts.
 public struct FirstRun: Sendable, Hashable {
-    public enum Status: String, Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Hashable {
         /// Never started: an account from before the first run existed. Help offers it.
         case available
         /// Running: the app shows its next step.
@@ -92,15 +92,10 @@ public struct FirstRun: Sendable, Hashable {
         if status == .finished { return .success(self) }
         guard status == .active else { return .failure(.notRunning(status)) }
         var run = self
-        switch step {
-        case .buy:
-            return .failure(.doneByBuying)
-        case .find:
-            run.foundAt = run.foundAt ?? now
-        case .see:
+        run.foundAt = run.foundAt ?? now
+        if step == .see {
             guard bought else { return .failure(.outOfOrder(.see, first: .buy)) }
-            run.seenAt = run.seenAt ?? now
-            run.foundAt = run.foundAt ?? now
+            run.seenAt = now
             run.finishedAt = now
         }
         return .success(run)

@@ -53,13 +53,9 @@ extension BullpenStore {
     /// Reads the run, changes it with `change` and writes it back, in one transaction.
     private func saveFirstRun(owner: UserID, _ change: @escaping @Sendable (FirstRun, Bool) -> Result<FirstRun, FirstRun.Refusal>)
         async throws -> Result<FirstRunState, FirstRun.Refusal> {
-        let sqlite = backend.isSQLite
-        return try await transaction { db in
-            // On PostgreSQL, where transactions run side by side, the player's row is locked first, so
-            // that a skip and a step (or a start from another tab) at once do not undo each other.
-            if !sqlite {
-                try await self.sql(db).raw(#"SELECT "id" FROM "users" WHERE "id" = \#(bind: owner.uuid) FOR UPDATE"#).run()
-            }
+        try await transaction { db in
+            // A skip and a step (or a start from another tab) at once do not undo each other.
+            try await self.lockPlayer(owner, on: db)
             let stored = try await self.firstRunRow(owner: owner, on: db)
             let current = stored?.run ?? FirstRun()
             let bought = try await self.bought(in: current, owner: owner, on: db)

@@ -200,13 +200,10 @@ extension BullpenStore {
     /// - Throws: ``StoreError/tooManyAlerts(limit:)`` at the limit.
     public func createAlert(_ user: UserID, symbol: Symbol, condition: AlertCondition) async throws -> PriceAlert {
         let alert = PriceAlert(id: ids.makeUUID(), user: user, symbol: symbol, condition: condition, createdAt: time.now())
-        let sqlite = backend.isSQLite
-        // The count and the insert are one statement; on PostgreSQL, where transactions run side by
-        // side, the player's row is locked first so that two creations cannot both see room.
+        // The count and the insert are one statement; the player's row is locked first so that two
+        // creations cannot both see room.
         let rows = try await transaction { db in
-            if !sqlite {
-                try await self.sql(db).raw(#"SELECT "id" FROM "users" WHERE "id" = \#(bind: user.uuid) FOR UPDATE"#).run()
-            }
+            try await self.lockPlayer(user, on: db)
             return try await self.sql(db).raw("""
             INSERT INTO "price_alerts" ("id", "user_id", "symbol", "kind", "threshold", "created_at")
             SELECT \(bind: alert.id), \(bind: user.uuid), \(bind: symbol.rawValue), \(bind: condition.kind),

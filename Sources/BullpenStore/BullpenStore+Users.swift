@@ -29,6 +29,13 @@ extension BullpenStore {
         return row.record
     }
 
+    /// Locks the player's row until the transaction ends, so that read-then-write changes of their
+    /// things do not run side by side. On PostgreSQL only: SQLite's writes are one at a time already.
+    func lockPlayer(_ user: UserID, on db: any Database) async throws {
+        guard !backend.isSQLite else { return }
+        try await sql(db).raw(#"SELECT "id" FROM "users" WHERE "id" = \#(bind: user.uuid) FOR UPDATE"#).run()
+    }
+
     /// The account named `usernameKey` (lower-cased), if any.
     public func user(usernameKey: String) async throws -> UserRecord? {
         try await sql(db).select().column("*").from("users").where("username_key", .equal, usernameKey)

@@ -9,9 +9,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from test_replay import check_layout, focused_id, press, shoot, tab_to
-from test_webapp import (CONTRAST_SCRIPT, LAPTOP, PHONE, click, fetch_json, go, loaded, open_trade, sign_up, text_in,
-                         use_appearance, visible, wait)
+from test_replay import check_layout, contrast_checker, focused_id, press, shoot, tab_to, themed_player
+from test_webapp import CONTRAST_SCRIPT, LAPTOP, PHONE, fetch_json, go, loaded, open_trade, sign_up, text_in, visible, wait
 
 
 def panel(driver):
@@ -137,12 +136,11 @@ def test_help_starts_the_tour_again_and_a_skip_is_kept(server, driver_factory, s
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("palette", ["standard", "colorblind"])
 def test_the_first_run_panel_meets_aa_contrast(server, driver_factory, theme, palette):
-    driver = driver_factory(*LAPTOP)
-    use_appearance(driver, server, theme, palette)
-    sign_up(driver, server, "frc" + uuid.uuid4().hex[:8])
+    driver = themed_player(server, driver_factory, theme, palette, "frc")
+    check = contrast_checker(driver, theme, palette)
     text_in(driver, "#first-run-title", "step 1 of 3")
-    contrast(driver, f"{theme}/{palette} step 1")
+    check("step 1")
     go(driver, server, "stock/MSFT")
     loaded(driver, "stock/MSFT")
     text_in(driver, "#first-run-title", "step 2 of 3")
-    contrast(driver, f"{theme}/{palette} step 2")
+    check("step 2")
