@@ -74,8 +74,9 @@ public final class BullpenStore: Sendable {
     /// SQLite file, as several servers would).
     public func expectOtherWriters() { otherWriters.store(true, ordering: .relaxed) }
 
-    /// Opens (does not migrate) the database. On PostgreSQL, a request waits up to
-    /// `connectionWait` for a pooled connection.
+    /// Opens (does not migrate) the database. A request waits up to `connectionWait` for a pooled
+    /// connection (on SQLite, for the writer's one connection too: writes queue for it), then
+    /// fails as ``StoreError/overloaded(_:)`` (503).
     public init(backend: Backend, ids: any IDSource = TimeOrderedIDSource(), time: any TimeSource = SystemTimeSource(),
                 logger: Logger = Logger(label: "bullpen.store"), maxConnectionsPerEventLoop: Int = 4,
                 connectionWait: TimeAmount = .seconds(10)) throws {
@@ -111,9 +112,10 @@ public final class BullpenStore: Sendable {
         databases = Databases(threadPool: blockingThreads ?? .singleton, on: MultiThreadedEventLoopGroup.singleton)
         switch backend {
         case .sqlite(let path):
-            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+            databases.use(.sqlite(.file(path), connectionPoolTimeout: connectionWait, sqlLogLevel: .trace), as: .sqlite)
             // Every write of this process goes through one connection of its own (see `writer`).
-            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: Self.sqliteWriter, isDefault: false)
+            databases.use(.sqlite(.file(path), connectionPoolTimeout: connectionWait, sqlLogLevel: .trace),
+                          as: Self.sqliteWriter, isDefault: false)
         case .postgres(let url):
             databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
                                         connectionPoolTimeout: connectionWait, sqlLogLevel: .trace), as: .psql)

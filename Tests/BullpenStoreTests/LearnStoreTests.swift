@@ -7,9 +7,8 @@ import Testing
 @Suite("Learn progress")
 struct LearnStoreTests {
     /// Twenty attempts at one quiz at once, from two store instances (two server processes), while
-    /// the lesson is opened ten times too (more at once waits past the connection pool's limit on a
-    /// loaded machine, as CI once found): every attempt counts, the best score is the best of them, the
-    /// first pass and the first reading are kept.
+    /// the lesson is opened ten times too: every attempt counts, the best score is the best of them,
+    /// the first pass and the first reading are kept.
     @Test(arguments: TestDatabases.kinds)
     func attemptsMadeAtOnceAllCount(kind: DatabaseKind) async throws {
         try await TestDatabases.withStore(kind) { store, openAnother in
