@@ -113,6 +113,9 @@ struct OptionAPITests {
             let order = try bought.decode(OrderDTO.self)
             #expect(order.fillPrice == call.ask && order.priceSource == "model" && cents(order.notional) == cents(call.ask) * 200)
             #expect(order.priceNote?.contains("AAPL at $\(chain.model.spot) as of 2020-01-02") == true)
+            // The first run's "buy a share" is not done by a contract.
+            let run = try await server.send(.GET, "/api/v1/learn/first-run", token: player.accessToken).decode(FirstRunDTO.self)
+            #expect(run.status == "active" && run.next == "find" && run.steps.map(\.done) == [false, false, false])
             let sold = try await server.optionOrder(player, replay.id, "sell", 1, call.contract.positionSymbol).decode(OrderDTO.self)
             #expect(sold.fillPrice == call.bid && cents(sold.realizedPnl) == (cents(call.bid) - cents(call.ask)) * 100)
             let after = try await server.portfolio(player, replay.id)

@@ -127,10 +127,39 @@ def test_help_starts_the_tour_again_and_a_skip_is_kept(server, driver_factory, s
     assert run["status"] == "active" and run["next"] == "find", run
     check_layout(driver, "first run on market")
 
-    # While it runs, Help says it starts it again.
+    # While it runs, Help says it starts it again, opened from its link or loaded afresh.
     go(driver, server, "help")
     loaded(driver, "help")
     assert visible(driver, "#take-tour").text == "Start the tour again"
+    driver.refresh()
+    loaded(driver, "help")
+    text_in(driver, "#take-tour", "Start the tour again")
+
+
+def geometry(driver):
+    """The window's height, how far the page scrolls, and where the navigation and the strip are."""
+    return driver.execute_script("""const nav = document.getElementById('nav').getBoundingClientRect();
+        const strip = document.getElementById('first-run').getBoundingClientRect();
+        return { window: innerHeight, page: document.scrollingElement.scrollHeight, scrolled: scrollY,
+                 navTop: nav.top, navBottom: nav.bottom, stripBottom: strip.bottom }""")
+
+
+def test_on_a_laptop_the_strip_adds_no_scroll_and_the_navigation_stays_in_view(server, driver_factory):
+    driver = driver_factory(LAPTOP[0], 1000)   # tall enough for the inbox to fit under the strip
+    sign_up(driver, server, "strip" + uuid.uuid4().hex[:8])
+    text_in(driver, "#first-run-title", "step 1 of 3")
+    # A short screen: the navigation runs from under the strip to the window's bottom, nothing scrolls.
+    go(driver, server, "notifications")
+    loaded(driver, "notifications")
+    where = geometry(driver)
+    assert where["stripBottom"] > 0 and abs(where["navTop"] - where["stripBottom"]) <= 1, where
+    assert abs(where["navBottom"] - where["window"]) <= 1 and where["page"] <= where["window"], where
+    # A long screen scrolled to its end: the navigation is at the window's top, whole.
+    go(driver, server, "help")
+    loaded(driver, "help")
+    driver.execute_script("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    where = geometry(driver)
+    assert where["scrolled"] > 0 and abs(where["navTop"]) <= 1 and where["navBottom"] <= where["window"] + 1, where
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

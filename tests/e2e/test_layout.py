@@ -125,6 +125,8 @@ def test_a_log_scale_on_long_ranges_is_remembered(demo_server, driver_factory, s
     svg = chart_of(driver, "MAX")
     toggle = visible(driver, "#log-scale")
     assert toggle.get_attribute("aria-pressed") == "false" and svg.get_attribute("data-scale") == "linear"
+    # Its line under the chart marks the term, which the glossary explains.
+    assert visible(driver, "#log-scale-help [data-term='Logarithmic scale']").text == "log scale"
     # By keyboard: Tab to it, Enter.
     tab_to(driver, "log-scale").send_keys(Keys.ENTER)
     wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "#price-chart svg").get_attribute("data-scale") == "log")

@@ -145,6 +145,12 @@ def marked(driver, within="document"):
         return root ? [...root.querySelectorAll('[data-term]')].map((e) => e.dataset.term) : []""", within))
 
 
+def announced(driver, host):
+    """What the glossary's live region says, when it is a child of `host` (a CSS selector); else ''."""
+    return driver.execute_script("""const region = document.getElementById('term-announcer');
+        return region && region.parentElement === document.querySelector(arguments[0]) ? region.textContent : ''""", host)
+
+
 def test_the_screens_and_sheets_mark_only_glossary_terms(server, driver_factory):
     """Each screen and sheet that marks terms, opened: every term it marks is in the glossary, and the
     ones expected where a learner meets the idea are there (the trade sheet with each order type)."""
@@ -184,6 +190,8 @@ def test_the_screens_and_sheets_mark_only_glossary_terms(server, driver_factory)
     assert limit.get_attribute("data-term") == "Limit order", focused_id(driver)
     note = visible(driver, "#term-tip")
     assert glossary["Limit order"]["definition"] in note.text and limit.get_attribute("aria-expanded") == "true"
+    # Screen readers hear it from a live region inside the sheet: a modal sheet makes the rest inert.
+    wait(driver).until(lambda d: glossary["Limit order"]["definition"] in announced(d, "#dialog[open]"))
     ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
     wait(driver).until(lambda d: not d.find_elements(By.ID, "term-tip"))
     assert limit.get_attribute("aria-expanded") == "false"
@@ -271,6 +279,7 @@ def test_a_glossary_term_is_read_with_the_keyboard(server, driver_factory, scree
     note = visible(driver, "#term-tip")
     assert glossary["Sector"]["definition"] in note.text and sector.get_attribute("aria-expanded") == "true"
     assert sector.get_attribute("aria-describedby") == "term-tip"
+    wait(driver).until(lambda d: glossary["Sector"]["definition"] in announced(d, "body"))
     shoot(driver, screenshots, "glossary-term", LAPTOP)
     # Tab goes on into the note's link; Escape closes it and gives the focus back to the term.
     press(driver, Keys.TAB)

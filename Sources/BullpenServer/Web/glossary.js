@@ -22,15 +22,16 @@ export function term(name, text = name) {
 
 let open = null;   // { node, tip }
 let hideTimer = null;
-/** Where the definition is announced to screen readers as it opens (a live region kept in the page). */
-let announcer = null;
-function announce(text) {
-  if (!announcer) {
-    announcer = document.createElement('span');
-    announcer.className = 'visually-hidden';
-    announcer.setAttribute('role', 'status');
-    document.body.append(announcer);
-  }
+/** Where the definition is announced to screen readers as it opens: a live region beside the term's
+ * content, in the open modal sheet when the term is in one (a modal dialog makes the rest of the page
+ * inert, so a region outside it is not read out). */
+const announcer = document.createElement('span');
+announcer.className = 'visually-hidden';
+announcer.id = 'term-announcer';
+announcer.setAttribute('role', 'status');
+function announce(text, node) {
+  const host = node.closest('dialog[open]') ?? document.body;
+  if (announcer.parentNode !== host) host.append(announcer);
   announcer.textContent = '';
   setTimeout(() => { announcer.textContent = text; }, 50);
 }
@@ -50,7 +51,7 @@ function hide({ refocus = false } = {}) {
 
 async function show(node, { again = false } = {}) {
   clearTimeout(hideTimer);
-  if (open?.node === node) { if (again) announce(open.tip.textContent); return; }
+  if (open?.node === node) { if (again) announce(open.tip.textContent, node); return; }
   hide();
   const entry = (await definitions()).get(node.dataset.term.toLowerCase());
   if (!node.isConnected || open) return;
@@ -65,7 +66,7 @@ async function show(node, { again = false } = {}) {
   node.setAttribute('aria-expanded', 'true');
   node.setAttribute('aria-describedby', 'term-tip');
   open = { node, tip };
-  announce(tip.textContent);
+  announce(tip.textContent, node);
 }
 
 const termOf = (target) => (target instanceof Element ? target.closest('.term') : null);

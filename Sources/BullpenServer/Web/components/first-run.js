@@ -109,14 +109,20 @@ function say(words) {
   setTimeout(() => { status.textContent = words; }, 50);
 }
 
-async function load() {
-  if (!currentSession()) { run = null; draw(); return; }
-  const asked = epoch;
-  try {
-    const answer = await api('/api/v1/learn/first-run');
-    if (asked === epoch) run = answer;
-  } catch { /* the strip stays as it was; the next screen asks again */ }
-  draw();
+/** The latest read of the run: Help waits for it before it words its button. */
+let reading = Promise.resolve();
+
+function load() {
+  reading = (async () => {
+    if (!currentSession()) { run = null; draw(); return; }
+    const asked = epoch;
+    try {
+      const answer = await api('/api/v1/learn/first-run');
+      if (asked === epoch) run = answer;
+    } catch { /* the strip stays as it was; the next screen asks again */ }
+    draw();
+  })();
+  return reading;
 }
 
 /** Marks the step the screen showing completes, if any. */
@@ -157,8 +163,11 @@ export async function startFirstRun() {
   draw();
 }
 
-/** The run as the server last said; null when unknown. */
-export function firstRunStatus() { return run?.status ?? null; }
+/** The run's status once the read under way, if any, has answered; null when unknown. */
+export async function firstRunStatus() {
+  await reading;
+  return run?.status ?? null;
+}
 
 export function startFirstRunGuide() {
   window.addEventListener('bullpen:screen', (event) => {

@@ -68,7 +68,7 @@ const OPTION_TOPICS = [
 export default function helpScreen({ params = [] } = {}) {
   view(html`<h1>How Bullpen works</h1>
     ${currentSession() ? html`<div class="card" id="tour-card"><h2 class="flush-top">Getting started</h2><p>Three steps to your first trade, shown above every screen as you go: find a company, buy a share, see it in your portfolio.</p>
-      <button type="button" class="primary" id="take-tour">${firstRunStatus() === 'active' ? 'Start the tour again' : firstRunStatus() === 'finished' ? 'Take the tour again' : 'Take the tour'}</button></div>` : ''}
+      <button type="button" class="primary" id="take-tour">Take the tour</button></div>` : ''}
     ${currentSession() ? html`<div class="card gap-top" id="learn-link"><h2 class="flush-top">New to investing?</h2><p><a href="#/learn"><strong>Learn</strong></a>: short lessons in plain words (what a stock is, how an order fills, bubbles and crashes, calls and puts…), each with a quiz and something to try in Bullpen. The <a href="#/learn/glossary">glossary</a> explains the words.</p></div>` : ''}
     <div class="card gap-top"><h2 class="flush-top">Buying</h2><p>Open <a href="#/market">Market</a>, search for a company by its symbol (like MSFT) or name (like “micro”), and open its page. Tap <strong>Buy</strong>, choose how many shares, review the estimated cost and confirm. The order fills at the market price: the latest price, or the last close while the market is closed. Market times are New York time (ET), the exchange's own.</p></div>
     <div class="card gap-top"><h2 class="flush-top">Selling</h2><p>On the page of a company you hold, tap <strong>Sell</strong>. You can sell up to the shares you own. The difference between what you sold for and what those shares cost you is your <em>realized</em> profit or loss.</p></div>
@@ -91,6 +91,12 @@ export default function helpScreen({ params = [] } = {}) {
     ${OPTION_TOPICS.map(([id, title, paragraphs]) => html`<div class="card gap-top" id="${id}"><h3 class="flush-top">${title}</h3>${paragraphs.map((text) => html`<p>${text}</p>`)}</div>`)}
     ${currentSession() ? '' : html`<p><a href="#/login">Back to log in</a></p>`}`);
   const tour = document.getElementById('take-tour');
+  // Worded by the run's status once it is known (on a direct load, the first read may still be out).
+  if (tour) {
+    firstRunStatus().then((status) => {
+      tour.textContent = status === 'active' ? 'Start the tour again' : status === 'finished' ? 'Take the tour again' : 'Take the tour';
+    });
+  }
   tour?.addEventListener('click', async () => {
     tour.disabled = true;
     try {

@@ -98,7 +98,7 @@ export default async function stockScreen({ params: [symbol = '', focus], live, 
       <div class="spread chart-controls"><div class="segmented" role="group" aria-label="Chart range">${ranges.map(([id, label]) => html`<button data-range="${id}" aria-pressed="${String(id === range)}">${label}</button>`)}</div>
         <button type="button" id="log-scale" class="small" aria-pressed="${String(logChosen())}" ${LONG_RANGES.has(range) ? '' : 'hidden'}
           aria-describedby="log-scale-help">Log scale</button></div>
-      <p class="small muted" id="log-scale-help" ${LONG_RANGES.has(range) ? '' : 'hidden'}>On a log scale an equal height is an equal percentage move: decades of growth read as they felt.</p>
+      <p class="small muted" id="log-scale-help" ${LONG_RANGES.has(range) ? '' : 'hidden'}>On a ${term('Logarithmic scale', 'log scale')} an equal height is an equal percentage move: decades of growth read as they felt.</p>
       <div id="price-chart" class="gap-top"></div>
       ${held ? html`<p class="small muted">Dashed line: your ${term('Break-even', 'break-even')} at the ${term('Average cost', 'average cost')} of ${formatPrice(held.averageCost)}.</p>` : ''}
     </div>
