@@ -92,21 +92,18 @@ extension BullpenStore {
     }
 
     /// Whether the player bought shares (or coins), in any portfolio, since `start`: option contracts
-    /// and a margin call's forced buy-back are not the player buying a share.
+    /// (symbols longer than a stock's, as `Symbol.isOption` tells) and a margin call's forced buy-back
+    /// are not the player buying a share. One row at most is read, however many such fills there are.
     private func boughtSince(_ start: Date?, owner: UserID, on db: any Database) async throws -> Bool {
         guard let start else { return false }
-        let rows = try await sql(db).select().column(SQLColumn("symbol", table: "f")).column(SQLColumn("reason", table: "o"))
-            .from(SQLAlias(SQLIdentifier("fills"), as: SQLIdentifier("f")))
-            .join(SQLAlias(SQLIdentifier("portfolios"), as: SQLIdentifier("p")), on: SQLColumn("portfolio_id", table: "f"), .equal, SQLColumn("id", table: "p"))
-            .join(SQLAlias(SQLIdentifier("orders"), as: SQLIdentifier("o")), on: SQLColumn("order_id", table: "f"), .equal, SQLColumn("id", table: "o"))
-            .where(SQLColumn("user_id", table: "p"), .equal, SQLBind(owner.uuid))
-            .where(SQLColumn("side", table: "f"), .equal, SQLBind(OrderSide.buy.rawValue))
-            .where(SQLColumn("created_at", table: "f"), .greaterThanOrEqual, SQLBind(start))
-            .limit(100).all()
-        return try rows.contains { row in
-            let symbol = try row.decode(column: "symbol", as: String.self)
-            let reason = try row.decode(column: "reason", as: String?.self)
-            return OptionContract(occ: symbol) == nil && !(reason ?? "").hasPrefix(BatchPlan.buyBackReason)
-        }
+        return try await sql(db).raw("""
+            SELECT 1 AS "one" FROM "fills" AS "f"
+            JOIN "portfolios" AS "p" ON "p"."id" = "f"."portfolio_id"
+            JOIN "orders" AS "o" ON "o"."id" = "f"."order_id"
+            WHERE "p"."user_id" = \(bind: owner.uuid) AND "f"."side" = \(bind: OrderSide.buy.rawValue)
+              AND "f"."created_at" >= \(bind: start) AND LENGTH("f"."symbol") <= \(bind: Symbol.maxStockLength)
+              AND ("o"."reason" IS NULL OR "o"."reason" NOT LIKE \(bind: BatchPlan.buyBackReason + "%"))
+            LIMIT 1
+            """).first() != nil
     }
 }

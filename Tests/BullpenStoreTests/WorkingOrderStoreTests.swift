@@ -249,6 +249,8 @@ struct WorkingOrderStoreTests {
             #expect(journal.map(\.kind).filter { $0 != .trade } == [.borrowFee, .marginCall, .borrowFee, .marginMet])
             let orders = try await store.orders(of: id, owner: me, limit: 10, cursor: nil).items
             #expect(orders.first?.side == .buy && orders.first?.quantity == 200 && orders.first?.reason?.contains("margin call") == true)
+            // The forced buy-back is not the player buying a share: the first run's buy step is still to do.
+            #expect(try await store.firstRun(owner: me).bought == false)
             try await store.expectBalancedBooks(id, owner: me)
         }
     }

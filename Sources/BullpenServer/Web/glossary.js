@@ -5,6 +5,7 @@
 // away, hides it. Every term a screen marks must be in the glossary: the browser tests check.
 import { html, render } from '/html.js';
 import { api } from '/api.js';
+import { liveRegion } from '/live-region.js';
 
 let loading = null;
 /** The glossary by lower-case term, asked once. */
@@ -22,19 +23,10 @@ export function term(name, text = name) {
 
 let open = null;   // { node, tip }
 let hideTimer = null;
-/** Where the definition is announced to screen readers as it opens: a live region beside the term's
- * content, in the open modal sheet when the term is in one (a modal dialog makes the rest of the page
- * inert, so a region outside it is not read out). */
-const announcer = document.createElement('span');
-announcer.className = 'visually-hidden';
-announcer.id = 'term-announcer';
-announcer.setAttribute('role', 'status');
-function announce(text, node) {
-  const host = node.closest('dialog[open]') ?? document.body;
-  if (announcer.parentNode !== host) host.append(announcer);
-  announcer.textContent = '';
-  setTimeout(() => { announcer.textContent = text; }, 50);
-}
+/** Where the definition is said to screen readers as it opens: in the open modal sheet when the
+ * term is in one. */
+const say = liveRegion('term-announcer');
+const announce = (text, node) => say(text, node.closest('dialog[open]') ?? document.body);
 /** The term whose note Escape just closed: focus back on it does not open it again (Enter does). */
 let dismissed = null;
 

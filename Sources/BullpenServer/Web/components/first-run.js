@@ -7,9 +7,12 @@ import { html, render } from '/html.js';
 import { api, errorMessage } from '/api.js';
 import { currentSession, onSessionChange } from '/session.js';
 import { toast } from '/components/toast.js';
+import { liveRegion } from '/live-region.js';
 
 const region = document.getElementById('first-run');
 const dialog = document.getElementById('dialog');
+/** Where the strip and each step done are said to screen readers (a live region that stays while the panel redraws). */
+const say = liveRegion('first-run-status');
 /** The server's run; null while unknown or signed out. */
 let run = null;
 /** The screen showing: { name, params }, from the router. */
@@ -60,11 +63,11 @@ function draw() {
     return;
   }
   region.hidden = false;
+  const position = run.steps.findIndex((step) => step.id === run.next);
   if (!introduced && active) {
     introduced = true;
-    say(`Getting started, step ${run.steps.findIndex((step) => step.id === run.next) + 1} of ${run.steps.length}: ${run.steps.find((step) => step.id === run.next)?.title.toLowerCase()}. The steps are above the screen.`);
+    say(`Getting started, step ${position + 1} of ${run.steps.length}: ${run.steps[position].title.toLowerCase()}. The steps are above the screen.`);
   }
-  const position = run.steps.findIndex((step) => step.id === run.next);
   const steps = html`<ol class="first-run-steps">${run.steps.map((step, index) => html`<li class="${step.done ? 'done' : index === position ? 'current' : ''}"
       ${index === position ? html`aria-current="step"` : ''}><span class="mark" aria-hidden="true">${step.done ? '✓' : index + 1}</span>
       ${step.title}${step.done ? html`<span class="visually-hidden"> (done)</span>` : ''}</li>`)}</ol>`;
@@ -86,13 +89,6 @@ function draw() {
   document.getElementById('first-run-skip').addEventListener('click', skip);
 }
 
-/** Where a step done is said to screen readers (a live region that stays while the panel redraws). */
-const status = document.createElement('span');
-status.className = 'visually-hidden';
-status.setAttribute('role', 'status');
-status.id = 'first-run-status';
-document.body.append(status);
-
 /** Says what changed since the step `before`: the next step, or the run finished. */
 function announce(before) {
   let words = '';
@@ -102,11 +98,6 @@ function announce(before) {
     words = 'Getting started: all three steps done.';
   }
   if (words) say(words);
-}
-
-function say(words) {
-  status.textContent = '';
-  setTimeout(() => { status.textContent = words; }, 50);
 }
 
 /** The latest read of the run: Help waits for it before it words its button. */
